@@ -1,0 +1,306 @@
+//! Configuration: a TOML file, overridden by `MITRA_*` environment variables, overridden by CLI flags.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::AppError;
+
+/// The whole appliance configuration. Every field has a default, so an empty file is valid.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Data directory holding the Lance tables and the BM25 index.
+    pub data_dir: PathBuf,
+    /// Postgres wire server settings.
+    pub server: ServerConfig,
+    /// BM25 ranking and text analysis.
+    pub bm25: Bm25Config,
+    /// Chunking of ingested documents.
+    pub chunking: ChunkingConfig,
+    /// Ingest behaviour.
+    pub ingest: IngestConfig,
+    /// Bounds on queries and results.
+    pub limits: LimitsConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            data_dir: PathBuf::from("./mitra-data"),
+            server: ServerConfig::default(),
+            bm25: Bm25Config::default(),
+            chunking: ChunkingConfig::default(),
+            ingest: IngestConfig::default(),
+            limits: LimitsConfig::default(),
+        }
+    }
+}
+
+/// Postgres wire protocol server settings.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerConfig {
+    /// Address to listen on.
+    pub listen: String,
+    /// Users and their passwords. Empty means no authentication, allowed on loopback only.
+    pub users: BTreeMap<String, String>,
+    /// Maximum concurrent connections (0 = unlimited).
+    pub max_connections: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            listen: "127.0.0.1:5433".into(),
+            users: BTreeMap::new(),
+            max_connections: 64,
+        }
+    }
+}
+
+/// BM25 parameters and analyzer options. Changing the analyzer rebuilds the index on next open.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Bm25Config {
+    /// Term-frequency saturation (Lucene default 1.2).
+    pub k1: f32,
+    /// Length normalisation (Lucene default 0.75).
+    pub b: f32,
+    /// Apply Snowball English stemming.
+    pub stemming: bool,
+    /// Remove the 33 Lucene English stop words.
+    pub stopwords: bool,
+}
+
+impl Default for Bm25Config {
+    fn default() -> Self {
+        Self {
+            k1: 1.2,
+            b: 0.75,
+            stemming: false,
+            stopwords: false,
+        }
+    }
+}
+
+/// Paragraph chunking limits, in characters.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ChunkingConfig {
+    /// Maximum characters in one chunk (heading prefix included).
+    pub max_chars: usize,
+    /// Characters carried over from the end of one chunk into the next.
+    pub overlap_chars: usize,
+}
+
+impl Default for ChunkingConfig {
+    fn default() -> Self {
+        Self {
+            max_chars: 2000,
+            overlap_chars: 200,
+        }
+    }
+}
+
+/// Ingest settings.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct IngestConfig {
+    /// Documents per commit. Smaller batches lose less on a crash; larger ones ingest faster.
+    pub batch_docs: usize,
+    /// Largest source file accepted, in bytes.
+    pub max_file_bytes: u64,
+    /// Analysis id stamped on ingested documents (two-tier search), if any.
+    pub analysis_id: Option<String>,
+}
+
+impl Default for IngestConfig {
+    fn default() -> Self {
+        Self {
+            batch_docs: 500,
+            max_file_bytes: 64 * 1024 * 1024,
+            analysis_id: None,
+        }
+    }
+}
+
+/// Bounds that protect the appliance from oversized requests.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Largest k a retrieval function returns; larger requests are capped to this.
+    pub max_k: usize,
+    /// Longest query text accepted, in bytes.
+    pub max_query_bytes: usize,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        Self {
+            max_k: 10_000,
+            max_query_bytes: 8 * 1024,
+        }
+    }
+}
+
+impl Config {
+    /// Loads the configuration: `path` (or `MITRA_CONFIG`, or `./mitra.toml` if present), then `MITRA_*` env.
+    pub fn load(path: Option<&Path>) -> Result<Self, AppError> {
+        let env: Vec<(String, String)> = std::env::vars().collect();
+        Self::load_with_env(path, &env)
+    }
+
+    /// As [`Config::load`], with an explicit environment (for tests).
+    pub fn load_with_env(path: Option<&Path>, env: &[(String, String)]) -> Result<Self, AppError> {
+        let env_path = env
+            .iter()
+            .find(|(k, _)| k == "MITRA_CONFIG")
+            .map(|(_, v)| PathBuf::from(v));
+        let path = path.map(Path::to_path_buf).or(env_path).or_else(|| {
+            let p = PathBuf::from("mitra.toml");
+            p.exists().then_some(p)
+        });
+        let mut value: toml::Table = match &path {
+            Some(p) => {
+                let text = std::fs::read_to_string(p).map_err(|e| {
+                    AppError::Config(format!("cannot read config file {}: {e}", p.display()))
+                })?;
+                text.parse().map_err(|e| {
+                    AppError::Config(format!("invalid TOML in {}: {e}", p.display()))
+                })?
+            }
+            None => toml::Table::new(),
+        };
+        for (key, raw) in env {
+            apply_env(&mut value, key, raw)?;
+        }
+        let cfg: Config = toml::Value::Table(value)
+            .try_into()
+            .map_err(|e| AppError::Config(format!("{e}")))?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Checks value ranges.
+    pub fn validate(&self) -> Result<(), AppError> {
+        let bad = |m: &str| Err(AppError::Config(m.to_string()));
+        if !(self.bm25.k1 >= 0.0 && self.bm25.k1.is_finite()) {
+            return bad("bm25.k1 must be a finite number >= 0");
+        }
+        if !(0.0..=1.0).contains(&self.bm25.b) {
+            return bad("bm25.b must be between 0 and 1");
+        }
+        if self.chunking.max_chars < 64 {
+            return bad("chunking.max_chars must be at least 64");
+        }
+        if self.chunking.overlap_chars * 2 > self.chunking.max_chars {
+            return bad("chunking.overlap_chars must be at most half of chunking.max_chars");
+        }
+        if self.ingest.batch_docs == 0 {
+            return bad("ingest.batch_docs must be at least 1");
+        }
+        if self.limits.max_k == 0 {
+            return bad("limits.max_k must be at least 1");
+        }
+        Ok(())
+    }
+}
+
+/// Environment variables with a dedicated meaning; everything else `MITRA_SECTION_KEY` maps to `section.key`.
+const SHORTCUTS: &[(&str, &[&str])] = &[
+    ("MITRA_DATA", &["data_dir"]),
+    ("MITRA_LISTEN", &["server", "listen"]),
+];
+
+fn apply_env(table: &mut toml::Table, key: &str, raw: &str) -> Result<(), AppError> {
+    let Some(rest) = key.strip_prefix("MITRA_") else {
+        return Ok(());
+    };
+    if key == "MITRA_CONFIG" || key == "MITRA_LOG" || key.starts_with("MITRA_TEST") {
+        return Ok(());
+    }
+    let path: Vec<String> = if let Some((_, p)) = SHORTCUTS.iter().find(|(k, _)| *k == key) {
+        p.iter().map(|s| s.to_string()).collect()
+    } else {
+        let lower = rest.to_ascii_lowercase();
+        let sections = ["server", "bm25", "chunking", "ingest", "limits"];
+        match sections
+            .iter()
+            .find(|s| lower.starts_with(&format!("{s}_")))
+        {
+            Some(s) => vec![s.to_string(), lower[s.len() + 1..].to_string()],
+            None => {
+                return Err(AppError::Config(format!(
+                    "unknown environment variable {key}: expected MITRA_DATA, MITRA_LISTEN or MITRA_<SECTION>_<KEY> with section one of {sections:?}"
+                )))
+            }
+        }
+    };
+    let value = parse_scalar(raw);
+    let mut t = table;
+    for part in &path[..path.len() - 1] {
+        let entry = t
+            .entry(part.clone())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        t = entry
+            .as_table_mut()
+            .ok_or_else(|| AppError::Config(format!("{part} is not a table")))?;
+    }
+    t.insert(path[path.len() - 1].clone(), value);
+    Ok(())
+}
+
+fn parse_scalar(raw: &str) -> toml::Value {
+    if let Ok(i) = raw.parse::<i64>() {
+        return toml::Value::Integer(i);
+    }
+    if let Ok(f) = raw.parse::<f64>() {
+        return toml::Value::Float(f);
+    }
+    match raw {
+        "true" => toml::Value::Boolean(true),
+        "false" => toml::Value::Boolean(false),
+        _ => toml::Value::String(raw.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn file_then_env_override() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("m.toml");
+        std::fs::write(&p, "data_dir = '/x'\n[bm25]\nk1 = 0.9\nstemming = true\n").unwrap();
+        let cfg = Config::load_with_env(
+            Some(&p),
+            &env(&[("MITRA_BM25_K1", "1.5"), ("MITRA_LISTEN", "127.0.0.1:7000")]),
+        )
+        .unwrap();
+        assert_eq!(cfg.data_dir, PathBuf::from("/x"));
+        assert_eq!(cfg.bm25.k1, 1.5);
+        assert!(cfg.bm25.stemming);
+        assert_eq!(cfg.server.listen, "127.0.0.1:7000");
+        assert_eq!(cfg.bm25.b, 0.75);
+    }
+
+    #[test]
+    fn rejects_bad_values_and_unknown_keys() {
+        assert!(Config::load_with_env(None, &env(&[("MITRA_BM25_B", "2")])).is_err());
+        assert!(Config::load_with_env(None, &env(&[("MITRA_NOPE", "1")])).is_err());
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("m.toml");
+        std::fs::write(&p, "[bm25]\nk3 = 1\n").unwrap();
+        assert!(Config::load_with_env(Some(&p), &[]).is_err());
+    }
+}

@@ -1,0 +1,537 @@
+//! The tantivy BM25 index over live chunks, kept consistent with the Lance `chunks` table.
+//!
+//! Each index commit carries a payload naming the `chunks` Lance version it reflects and the
+//! analyzer options. On open, an index that is behind is caught up (diff of chunk ids); one that is
+//! ahead, corrupt, built with other analyzer options, or whose size disagrees with Lance is
+//! rebuilt from Lance. Scoring is Lucene's BM25 (no `(k1 + 1)` factor, IDF `ln(1 + (N - n + 0.5) /
+//! (n + 0.5))`, one-byte length norms) with configurable `k1` and `b`, computed term at a time.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use futures::TryStreamExt;
+use serde::{Deserialize, Serialize};
+use tantivy::postings::Postings;
+use tantivy::schema::{
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, STORED, STRING,
+};
+use tantivy::tokenizer::TextAnalyzer;
+use tantivy::{
+    DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, TERMINATED,
+};
+
+use crate::analyzer::{AnalyzerOptions, PhysicsAnalyzer, TOKENIZER_NAME};
+use crate::store::{str_col, ChunkRow, Store, StoreError};
+
+/// Errors of the BM25 index.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// tantivy failed.
+    #[error("tantivy: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    /// The Lance store failed while syncing.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// File system error.
+    #[error("index directory {path}: {source}")]
+    Io {
+        /// The path involved.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The index is open read-only and cannot be written.
+    #[error("the BM25 index is open read-only")]
+    ReadOnly,
+}
+
+/// Result alias for the index.
+pub type Result<T> = std::result::Result<T, IndexError>;
+
+const FORMAT: u32 = 1;
+const WRITER_HEAP: usize = 64 * 1024 * 1024;
+
+/// BM25 parameters.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bm25Params {
+    /// Term-frequency saturation.
+    pub k1: f32,
+    /// Length normalisation.
+    pub b: f32,
+}
+
+/// What the index recorded at its last commit.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct IndexMeta {
+    /// Index format version.
+    pub format: u32,
+    /// The `chunks` Lance version the index reflects.
+    pub chunks_version: u64,
+    /// Analyzer options the index was built with.
+    pub analyzer: AnalyzerOptions,
+}
+
+/// How opening the index went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SyncOutcome {
+    /// The index already matched the store.
+    UpToDate,
+    /// The index was behind and was caught up.
+    CaughtUp {
+        /// Chunks added.
+        added: usize,
+        /// Chunks removed.
+        removed: usize,
+    },
+    /// The index was rebuilt from Lance, with the reason.
+    Rebuilt(String),
+}
+
+/// One BM25 result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    /// Chunk id.
+    pub chunk_id: String,
+    /// Document id.
+    pub doc_id: String,
+    /// BM25 score.
+    pub score: f32,
+}
+
+#[derive(Clone, Copy)]
+struct Fields {
+    chunk_id: Field,
+    doc_id: Field,
+    text: Field,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut sb = Schema::builder();
+    let chunk_id = sb.add_text_field("chunk_id", STRING | STORED | FAST);
+    let doc_id = sb.add_text_field("doc_id", STRING | STORED | FAST);
+    let text = sb.add_text_field(
+        "text",
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(TOKENIZER_NAME)
+                .set_index_option(IndexRecordOption::WithFreqs),
+        ),
+    );
+    (
+        sb.build(),
+        Fields {
+            chunk_id,
+            doc_id,
+            text,
+        },
+    )
+}
+
+/// The BM25 index of one data directory.
+pub struct Bm25Index {
+    dir: PathBuf,
+    index: Index,
+    reader: IndexReader,
+    writer: Option<IndexWriter>,
+    fields: Fields,
+    analyzer: PhysicsAnalyzer,
+    params: Bm25Params,
+}
+
+impl Bm25Index {
+    /// Opens (or creates) the index in `dir` and brings it in line with `store`.
+    pub async fn open_synced(
+        dir: &Path,
+        store: &Store,
+        analyzer: AnalyzerOptions,
+        params: Bm25Params,
+    ) -> Result<(Self, SyncOutcome)> {
+        let (mut idx, reason) = match Self::open_existing(dir, analyzer, params) {
+            Ok(idx) => match idx.meta() {
+                Some(m) if m.format != FORMAT => (idx, Some("index format changed".to_string())),
+                Some(m) if m.analyzer != analyzer => {
+                    (idx, Some("analyzer options changed".to_string()))
+                }
+                Some(m) if m.chunks_version > store.chunks_version() => (
+                    idx,
+                    Some(format!(
+                        "index reflects chunks v{} but the store is at v{}",
+                        m.chunks_version,
+                        store.chunks_version()
+                    )),
+                ),
+                Some(_) => (idx, None),
+                None if idx.num_docs() == 0 => (idx, Some("new index".to_string())),
+                None => (idx, Some("index has no commit record".to_string())),
+            },
+            Err(e) => {
+                tracing::warn!(error = %e, "BM25 index unreadable; rebuilding");
+                let _ = std::fs::remove_dir_all(dir);
+                (
+                    Self::open_existing(dir, analyzer, params)?,
+                    Some(format!("index unreadable: {e}")),
+                )
+            }
+        };
+        if let Some(reason) = reason {
+            idx.rebuild(store).await?;
+            return Ok((idx, SyncOutcome::Rebuilt(reason)));
+        }
+        let behind = idx.meta().map(|m| m.chunks_version) != Some(store.chunks_version());
+        if behind {
+            let (added, removed) = idx.catch_up(store).await?;
+            return Ok((idx, SyncOutcome::CaughtUp { added, removed }));
+        }
+        let lance_rows = store.chunks().count_rows(None).await.map_err(StoreError::from)?;
+        if lance_rows as u64 != idx.num_docs() {
+            let reason = format!(
+                "index holds {} chunks but Lance holds {lance_rows} at the same version",
+                idx.num_docs()
+            );
+            idx.rebuild(store).await?;
+            return Ok((idx, SyncOutcome::Rebuilt(reason)));
+        }
+        Ok((idx, SyncOutcome::UpToDate))
+    }
+
+    /// Opens the index for searching only, without syncing (used by tests and benchmarks).
+    pub fn open_existing(dir: &Path, analyzer: AnalyzerOptions, params: Bm25Params) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|source| IndexError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let (schema, fields) = schema();
+        let index = if dir.join("meta.json").exists() {
+            let index = Index::open_in_dir(dir)?;
+            if index.schema() != schema {
+                return Err(IndexError::Tantivy(tantivy::TantivyError::SchemaError(
+                    "index schema differs from this build".into(),
+                )));
+            }
+            index
+        } else {
+            Index::create_in_dir(dir, schema)?
+        };
+        let analyzer = PhysicsAnalyzer::new(analyzer);
+        index
+            .tokenizers()
+            .register(TOKENIZER_NAME, TextAnalyzer::from(analyzer.clone()));
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::OnCommitWithDelay)
+            .try_into()?;
+        // Touch every segment so that missing or truncated files surface now, not at query time.
+        let searcher = reader.searcher();
+        for seg in searcher.segment_readers() {
+            seg.inverted_index(fields.text)?;
+            seg.fast_fields().str("chunk_id")?;
+        }
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            index,
+            reader,
+            writer: None,
+            fields,
+            analyzer,
+            params,
+        })
+    }
+
+    /// The commit record of the index, if it has one.
+    pub fn meta(&self) -> Option<IndexMeta> {
+        let metas = self.index.load_metas().ok()?;
+        serde_json::from_str(metas.payload.as_deref()?).ok()
+    }
+
+    /// Live (non-deleted) chunks in the index.
+    pub fn num_docs(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    /// The index directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The analyzer used for documents and queries.
+    pub fn analyzer(&self) -> &PhysicsAnalyzer {
+        &self.analyzer
+    }
+
+    /// Reloads the searcher to see the latest commit (also by other processes).
+    pub fn reload(&self) -> Result<()> {
+        Ok(self.reader.reload()?)
+    }
+
+    fn writer(&mut self) -> Result<&mut IndexWriter> {
+        if self.writer.is_none() {
+            let threads = std::thread::available_parallelism()
+                .map(|n| n.get().min(4))
+                .unwrap_or(1);
+            self.writer = Some(
+                self.index
+                    .writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP * threads)?,
+            );
+        }
+        Ok(self.writer.as_mut().expect("writer just created"))
+    }
+
+    /// Releases the writer lock (so that another process may write).
+    pub fn close_writer(&mut self) -> Result<()> {
+        if let Some(w) = self.writer.take() {
+            w.wait_merging_threads()?;
+        }
+        Ok(())
+    }
+
+    /// Stages a chunk for indexing (visible after [`Bm25Index::commit`]).
+    pub fn add_chunk(&mut self, chunk_id: &str, doc_id: &str, text: &str) -> Result<()> {
+        let f = self.fields;
+        let mut doc = TantivyDocument::default();
+        doc.add_text(f.chunk_id, chunk_id);
+        doc.add_text(f.doc_id, doc_id);
+        doc.add_text(f.text, text);
+        self.writer()?.add_document(doc)?;
+        Ok(())
+    }
+
+    /// Stages the removal of every chunk of a document.
+    pub fn delete_doc(&mut self, doc_id: &str) -> Result<()> {
+        let t = Term::from_field_text(self.fields.doc_id, doc_id);
+        self.writer()?.delete_term(t);
+        Ok(())
+    }
+
+    /// Stages a batch of chunk rows.
+    pub fn add_rows(&mut self, rows: &[ChunkRow]) -> Result<()> {
+        for r in rows {
+            self.add_chunk(&r.chunk_id, &r.doc_id, &r.text)?;
+        }
+        Ok(())
+    }
+
+    /// Commits staged changes, recording that the index now reflects `chunks_version`.
+    pub fn commit(&mut self, chunks_version: u64) -> Result<()> {
+        let meta = IndexMeta {
+            format: FORMAT,
+            chunks_version,
+            analyzer: self.analyzer.options(),
+        };
+        let payload = serde_json::to_string(&meta).expect("meta serialises");
+        let w = self.writer()?;
+        let mut prepared = w.prepare_commit()?;
+        prepared.set_payload(&payload);
+        prepared.commit()?;
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// Drops everything and re-indexes all chunks from Lance.
+    pub async fn rebuild(&mut self, store: &Store) -> Result<()> {
+        tracing::info!(dir = %self.dir.display(), "rebuilding BM25 index from Lance");
+        self.writer()?.delete_all_documents()?;
+        self.index_matching(store, None).await?;
+        self.commit(store.chunks_version())
+    }
+
+    async fn index_matching(&mut self, store: &Store, only: Option<&HashSet<String>>) -> Result<usize> {
+        let mut scan = store.chunks().scan();
+        scan.project(&["chunk_id", "doc_id", "text"])
+            .map_err(StoreError::from)?;
+        let mut stream = scan.try_into_stream().await.map_err(StoreError::from)?;
+        let mut n = 0;
+        while let Some(batch) = stream.try_next().await.map_err(StoreError::from)? {
+            let (ids, docs, texts) = (str_col(&batch, 0), str_col(&batch, 1), str_col(&batch, 2));
+            for i in 0..batch.num_rows() {
+                if only.is_none_or(|s| s.contains(ids.value(i))) {
+                    self.add_chunk(ids.value(i), docs.value(i), texts.value(i))?;
+                    n += 1;
+                }
+            }
+        }
+        Ok(n)
+    }
+
+    /// Chunk ids of every live document in the index.
+    pub fn indexed_chunk_ids(&self) -> Result<HashSet<String>> {
+        let searcher = self.reader.searcher();
+        let mut out = HashSet::new();
+        let mut buf = String::new();
+        for seg in searcher.segment_readers() {
+            let Some(col) = seg.fast_fields().str("chunk_id")? else {
+                continue;
+            };
+            let alive = seg.alive_bitset();
+            for doc in 0..seg.max_doc() {
+                if alive.is_some_and(|a| !a.is_alive(doc)) {
+                    continue;
+                }
+                for ord in col.term_ords(doc) {
+                    buf.clear();
+                    col.ord_to_str(ord, &mut buf).map_err(|e| IndexError::Io {
+                        path: self.dir.clone(),
+                        source: e,
+                    })?;
+                    out.insert(buf.clone());
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Adds chunks Lance has and the index lacks, removes the reverse. Returns (added, removed).
+    pub async fn catch_up(&mut self, store: &Store) -> Result<(usize, usize)> {
+        let indexed = self.indexed_chunk_ids()?;
+        let mut in_lance = HashSet::new();
+        let mut scan = store.chunks().scan();
+        scan.project(&["chunk_id"]).map_err(StoreError::from)?;
+        let mut stream = scan.try_into_stream().await.map_err(StoreError::from)?;
+        while let Some(batch) = stream.try_next().await.map_err(StoreError::from)? {
+            let ids = str_col(&batch, 0);
+            for i in 0..batch.num_rows() {
+                in_lance.insert(ids.value(i).to_string());
+            }
+        }
+        let missing: HashSet<String> = in_lance.difference(&indexed).cloned().collect();
+        let extra: Vec<String> = indexed.difference(&in_lance).cloned().collect();
+        for id in &extra {
+            let t = Term::from_field_text(self.fields.chunk_id, id);
+            self.writer()?.delete_term(t);
+        }
+        let added = if missing.is_empty() {
+            0
+        } else {
+            self.index_matching(store, Some(&missing)).await?
+        };
+        self.commit(store.chunks_version())?;
+        tracing::info!(added, removed = extra.len(), "BM25 index caught up with Lance");
+        Ok((added, extra.len()))
+    }
+
+    /// Top-`k` chunks for `query` by BM25; ties are broken by chunk id.
+    pub fn search(&self, query: &str, k: usize) -> Result<Vec<Hit>> {
+        let terms = self.analyzer.terms(query);
+        self.search_terms(&terms, k)
+    }
+
+    /// Top-`k` chunks for already-analyzed query terms (duplicates count twice, as in Lucene).
+    pub fn search_terms(&self, terms: &[String], k: usize) -> Result<Vec<Hit>> {
+        let searcher = self.reader.searcher();
+        let field = self.fields.text;
+        let Bm25Params { k1, b } = self.params;
+        let mut total_docs = 0u64;
+        let mut total_tokens = 0u64;
+        for seg in searcher.segment_readers() {
+            total_docs += u64::from(seg.max_doc());
+            total_tokens += seg.inverted_index(field)?.total_num_tokens();
+        }
+        if total_docs == 0 || k == 0 || terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        let avgdl = total_tokens as f32 / total_docs as f32;
+        let mut norm_cache = [0f32; 256];
+        for (id, slot) in norm_cache.iter_mut().enumerate() {
+            let len = tantivy::fieldnorm::FieldNormReader::id_to_fieldnorm(id as u8) as f32;
+            *slot = k1 * (1.0 - b + b * len / avgdl.max(f32::MIN_POSITIVE));
+        }
+        let term_objs: Vec<Term> = terms
+            .iter()
+            .map(|t| Term::from_field_text(field, t))
+            .collect();
+        let mut idfs = Vec::with_capacity(term_objs.len());
+        for t in &term_objs {
+            let df = searcher.doc_freq(t)?;
+            idfs.push(if df == 0 {
+                0.0
+            } else {
+                let x = (total_docs - df) as f32 + 0.5;
+                (1.0 + x / (df as f32 + 0.5)).ln()
+            });
+        }
+        // (score, segment, doc)
+        let mut candidates: Vec<(f32, u32, u32)> = Vec::new();
+        let mut acc: Vec<f32> = Vec::new();
+        let mut touched: Vec<u32> = Vec::new();
+        for (seg_ord, seg) in searcher.segment_readers().iter().enumerate() {
+            let inv = seg.inverted_index(field)?;
+            let norms = seg.get_fieldnorms_reader(field)?;
+            acc.clear();
+            acc.resize(seg.max_doc() as usize, 0.0);
+            touched.clear();
+            for (t, &idf) in term_objs.iter().zip(&idfs) {
+                if idf == 0.0 {
+                    continue;
+                }
+                let postings = inv
+                    .read_postings(t, IndexRecordOption::WithFreqs)
+                    .map_err(|source| IndexError::Io {
+                        path: self.dir.clone(),
+                        source,
+                    })?;
+                let Some(mut postings) = postings else {
+                    continue;
+                };
+                let mut doc = postings.doc();
+                while doc != TERMINATED {
+                    let tf = postings.term_freq() as f32;
+                    let norm = norm_cache[norms.fieldnorm_id(doc) as usize];
+                    let slot = &mut acc[doc as usize];
+                    if *slot == 0.0 {
+                        touched.push(doc);
+                    }
+                    *slot += idf * tf / (tf + norm);
+                    doc = postings.advance();
+                }
+            }
+            let alive = seg.alive_bitset();
+            for &doc in &touched {
+                if alive.is_none_or(|a| a.is_alive(doc)) {
+                    candidates.push((acc[doc as usize], seg_ord as u32, doc));
+                }
+            }
+        }
+        let by_score = |a: &(f32, u32, u32), b: &(f32, u32, u32)| b.0.total_cmp(&a.0);
+        if candidates.len() > k {
+            candidates.select_nth_unstable_by(k - 1, by_score);
+            let kth = candidates[k - 1].0;
+            // Keep every candidate tied with the k-th so that the id tie-break is exact.
+            let (head, tail) = candidates.split_at(k);
+            let mut keep: Vec<_> = head.to_vec();
+            keep.extend(tail.iter().filter(|c| c.0 == kth));
+            candidates = keep;
+        }
+        let readers = searcher.segment_readers();
+        let mut hits = Vec::with_capacity(candidates.len());
+        let mut buf = String::new();
+        let mut cols = Vec::with_capacity(readers.len());
+        for seg in readers {
+            cols.push((
+                seg.fast_fields().str("chunk_id")?,
+                seg.fast_fields().str("doc_id")?,
+            ));
+        }
+        for (score, seg, doc) in candidates {
+            let (ids, docs) = &cols[seg as usize];
+            let read = |col: &Option<tantivy::columnar::StrColumn>, buf: &mut String| -> Result<String> {
+                buf.clear();
+                if let Some(c) = col {
+                    if let Some(ord) = c.term_ords(doc).next() {
+                        c.ord_to_str(ord, buf).map_err(|e| IndexError::Io {
+                            path: self.dir.clone(),
+                            source: e,
+                        })?;
+                    }
+                }
+                Ok(buf.clone())
+            };
+            hits.push(Hit {
+                chunk_id: read(ids, &mut buf)?,
+                doc_id: read(docs, &mut buf)?,
+                score,
+            });
+        }
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.chunk_id.cmp(&b.chunk_id)));
+        hits.truncate(k);
+        Ok(hits)
+    }
+}

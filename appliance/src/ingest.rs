@@ -1,0 +1,346 @@
+//! Ingest of text and markdown files: hash, skip unchanged, chunk, commit to Lance, index in BM25.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use sha2::{Digest, Sha256};
+
+use crate::chunker::{self, ChunkText};
+use crate::config::Config;
+use crate::index::{Bm25Index, IndexError};
+use crate::store::{chunk_id, ChunkRow, DocumentRow, NewDocument, Store, StoreError};
+
+/// Errors that abort an ingest run (single bad documents are counted, not raised).
+#[derive(Debug, thiserror::Error)]
+pub enum IngestError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The index failed.
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    /// A path given on the command line cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The BEIR corpus is malformed.
+    #[error("{path}:{line}: {message}")]
+    Corpus {
+        /// Corpus file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Result alias for ingest.
+pub type Result<T> = std::result::Result<T, IngestError>;
+
+/// Counts of one ingest run.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct IngestReport {
+    /// New documents.
+    pub added: usize,
+    /// Documents that changed and got a new version.
+    pub updated: usize,
+    /// Documents skipped because their content hash is unchanged.
+    pub unchanged: usize,
+    /// Documents that could not be ingested.
+    pub failed: usize,
+    /// Chunks written.
+    pub chunks: usize,
+    /// One line per failed document.
+    pub errors: Vec<String>,
+}
+
+/// A source document before versioning.
+#[derive(Debug, Clone)]
+pub struct SourceDoc {
+    /// Stable id.
+    pub doc_id: String,
+    /// Title.
+    pub title: String,
+    /// Source URI.
+    pub source_uri: String,
+    /// Text to chunk.
+    pub text: String,
+    /// Hex SHA-256 of the source bytes.
+    pub sha256: String,
+    /// Metadata JSON object.
+    pub metadata: serde_json::Value,
+}
+
+/// Hex SHA-256 of bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// Writes source documents into the store and index in batches.
+pub struct Ingestor<'a> {
+    store: &'a mut Store,
+    index: &'a mut Bm25Index,
+    cfg: &'a Config,
+    live: HashMap<String, (i32, String)>,
+    pending: Vec<NewDocument>,
+    pending_updates: Vec<String>,
+    /// Running counts.
+    pub report: IngestReport,
+    progress: ProgressBar,
+}
+
+impl<'a> Ingestor<'a> {
+    /// Starts an ingest run; `total` sizes the progress bar (hidden when `show_progress` is false).
+    pub async fn new(
+        store: &'a mut Store,
+        index: &'a mut Bm25Index,
+        cfg: &'a Config,
+        total: u64,
+        show_progress: bool,
+    ) -> Result<Self> {
+        let live = store.live_documents().await?;
+        let progress = if show_progress {
+            let pb = ProgressBar::new(total);
+            pb.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} docs ({per_sec}) {msg}",
+                )
+                .expect("valid template"),
+            );
+            pb
+        } else {
+            ProgressBar::hidden()
+        };
+        Ok(Self {
+            store,
+            index,
+            cfg,
+            live,
+            pending: Vec::new(),
+            pending_updates: Vec::new(),
+            report: IngestReport::default(),
+            progress,
+        })
+    }
+
+    /// Records a document that could not be read or parsed.
+    pub fn fail(&mut self, what: &str, why: impl std::fmt::Display) {
+        self.report.failed += 1;
+        self.report.errors.push(format!("{what}: {why}"));
+        tracing::warn!(document = what, error = %why, "skipped document");
+        self.progress.inc(1);
+    }
+
+    /// Adds one source document; commits when a batch is full.
+    pub async fn add(&mut self, src: SourceDoc) -> Result<()> {
+        self.progress.inc(1);
+        let version = match self.live.get(&src.doc_id) {
+            Some((_, sha)) if *sha == src.sha256 => {
+                self.report.unchanged += 1;
+                return Ok(());
+            }
+            Some((v, _)) => {
+                self.report.updated += 1;
+                self.pending_updates.push(src.doc_id.clone());
+                v + 1
+            }
+            None => {
+                self.report.added += 1;
+                1
+            }
+        };
+        self.live
+            .insert(src.doc_id.clone(), (version, src.sha256.clone()));
+        let pieces: Vec<ChunkText> = chunker::chunk(&src.text, &self.cfg.chunking);
+        let analysis_id = self.cfg.ingest.analysis_id.clone();
+        let chunks: Vec<ChunkRow> = pieces
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| ChunkRow {
+                chunk_id: chunk_id(&src.doc_id, version, i as i32),
+                doc_id: src.doc_id.clone(),
+                version,
+                ordinal: i as i32,
+                heading: c.heading,
+                text: c.text,
+                page: None,
+                kind: "body".into(),
+                analysis_id: analysis_id.clone(),
+            })
+            .collect();
+        self.report.chunks += chunks.len();
+        self.pending.push(NewDocument {
+            doc: DocumentRow {
+                doc_id: src.doc_id,
+                version,
+                title: src.title,
+                source_uri: src.source_uri,
+                content_sha256: src.sha256,
+                ingested_at: chrono::Utc::now().timestamp_micros(),
+                analysis_id,
+                metadata: src.metadata.to_string(),
+            },
+            chunks,
+        });
+        if self.pending.len() >= self.cfg.ingest.batch_docs {
+            self.flush().await?;
+        }
+        Ok(())
+    }
+
+    /// Commits pending documents to Lance, then to the BM25 index.
+    pub async fn flush(&mut self) -> Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let batch = std::mem::take(&mut self.pending);
+        let version = self.store.commit(&batch).await?;
+        for doc_id in self.pending_updates.drain(..) {
+            self.index.delete_doc(&doc_id)?;
+        }
+        for d in &batch {
+            self.index.add_rows(&d.chunks)?;
+        }
+        self.index.commit(version)?;
+        self.progress
+            .set_message(format!("{} chunks committed", self.report.chunks));
+        Ok(())
+    }
+
+    /// Flushes and returns the report.
+    pub async fn finish(mut self) -> Result<IngestReport> {
+        self.flush().await?;
+        self.progress.finish_and_clear();
+        Ok(self.report)
+    }
+}
+
+/// Lists the .txt and .md files under `paths`, with the doc id each gets
+/// (path relative to the parent of the argument, `/`-separated).
+pub fn list_files(paths: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let meta = std::fs::metadata(p).map_err(|source| IngestError::Io {
+            path: p.clone(),
+            source,
+        })?;
+        let base = p.parent().map(Path::to_path_buf).unwrap_or_default();
+        if meta.is_file() {
+            out.push((rel_id(&base, p), p.clone()));
+        } else {
+            walk(p, &base, &mut out)?;
+        }
+    }
+    out.sort();
+    out.dedup_by(|a, b| a.0 == b.0);
+    Ok(out)
+}
+
+fn rel_id(base: &Path, p: &Path) -> String {
+    let rel = p.strip_prefix(base).unwrap_or(p);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().to_string())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn walk(dir: &Path, base: &Path, out: &mut Vec<(String, PathBuf)>) -> Result<()> {
+    let rd = std::fs::read_dir(dir).map_err(|source| IngestError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    for entry in rd {
+        let entry = entry.map_err(|source| IngestError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let path = entry.path();
+        let ft = entry.file_type().map_err(|source| IngestError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        if ft.is_dir() {
+            if !entry.file_name().to_string_lossy().starts_with('.') {
+                walk(&path, base, out)?;
+            }
+        } else if ft.is_file()
+            && matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("txt" | "md" | "markdown")
+            )
+        {
+            out.push((rel_id(base, &path), path));
+        }
+    }
+    Ok(())
+}
+
+/// Reads one file into a source document.
+pub fn read_file(doc_id: &str, path: &Path, max_bytes: u64) -> std::result::Result<SourceDoc, String> {
+    let size = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
+    if size > max_bytes {
+        return Err(format!(
+            "file is {size} bytes, above ingest.max_file_bytes = {max_bytes}"
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let sha256 = sha256_hex(&bytes);
+    let text = String::from_utf8(bytes)
+        .map_err(|e| format!("not valid UTF-8 (at byte {})", e.utf8_error().valid_up_to()))?;
+    let title = chunker::first_heading(&text).unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_else(|| doc_id.to_string())
+    });
+    let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let media = if path.extension().is_some_and(|e| e == "txt") {
+        "text/plain"
+    } else {
+        "text/markdown"
+    };
+    Ok(SourceDoc {
+        doc_id: doc_id.to_string(),
+        title,
+        source_uri: format!("file://{}", abs.display()),
+        metadata: serde_json::json!({"bytes": size, "media_type": media}),
+        text,
+        sha256,
+    })
+}
+
+/// Ingests files and folders.
+pub async fn ingest_paths(
+    store: &mut Store,
+    index: &mut Bm25Index,
+    cfg: &Config,
+    paths: &[PathBuf],
+    show_progress: bool,
+) -> Result<IngestReport> {
+    let files = list_files(paths)?;
+    let mut ing = Ingestor::new(store, index, cfg, files.len() as u64, show_progress).await?;
+    for (doc_id, path) in files {
+        match read_file(&doc_id, &path, cfg.ingest.max_file_bytes) {
+            Ok(src) => ing.add(src).await?,
+            Err(e) => ing.fail(&path.display().to_string(), e),
+        }
+    }
+    let report = ing.finish().await?;
+    compact(store, index).await?;
+    Ok(report)
+}
+
+/// Compacts the Lance tables and records the new chunks version in the index (ids are unchanged).
+pub async fn compact(store: &mut Store, index: &mut Bm25Index) -> Result<()> {
+    let before = store.chunks_version();
+    store.compact().await?;
+    if store.chunks_version() != before {
+        index.commit(store.chunks_version())?;
+    }
+    Ok(())
+}

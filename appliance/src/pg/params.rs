@@ -1,0 +1,155 @@
+//! Bound parameters: counting and typing `$n` (including inside table-function arguments, which
+//! DataFusion cannot type), and binding them as literals before planning.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use arrow_schema::DataType;
+use datafusion::common::ScalarValue;
+use datafusion::logical_expr::LogicalPlan;
+use datafusion::sql::sqlparser::ast::{
+    visit_expressions, visit_expressions_mut, Expr, FunctionArg, FunctionArgExpr, Statement,
+    TableFactor, Value, Visit, Visitor,
+};
+
+use crate::sql::PARAM_TYPES;
+
+fn placeholder_index(v: &Value) -> Option<usize> {
+    match v {
+        Value::Placeholder(p) => p.strip_prefix('$')?.parse().ok(),
+        _ => None,
+    }
+}
+
+/// The highest `$n` used by the statement (its parameter count).
+pub fn count(stmt: &Statement) -> usize {
+    let mut max = 0;
+    let _ = visit_expressions(stmt, |e| {
+        if let Expr::Value(v) = e {
+            if let Some(i) = placeholder_index(&v.value) {
+                max = max.max(i);
+            }
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    max
+}
+
+struct TableFnTypes(HashMap<usize, DataType>);
+
+impl Visitor for TableFnTypes {
+    type Break = ();
+
+    fn pre_visit_table_factor(&mut self, tf: &TableFactor) -> ControlFlow<()> {
+        if let TableFactor::Table {
+            name,
+            args: Some(args),
+            ..
+        } = tf
+        {
+            let fname = name.to_string().to_ascii_lowercase();
+            if let Some(sig) = PARAM_TYPES.iter().find(|s| s.name == fname) {
+                for (i, a) in args.args.iter().enumerate() {
+                    if let FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v))) = a {
+                        if let (Some(p), Some(t)) = (placeholder_index(&v.value), sig.args.get(i)) {
+                            self.0.insert(p, t.clone());
+                        }
+                    }
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Types of `$1..$n`: from Mitra's table-function signatures, else from DataFusion's inference.
+pub fn types(stmt: &Statement, plan: &LogicalPlan) -> Vec<Option<DataType>> {
+    let n = count(stmt);
+    let mut fn_types = TableFnTypes(HashMap::new());
+    let _ = stmt.visit(&mut fn_types);
+    let inferred = plan.get_parameter_types().unwrap_or_default();
+    (1..=n)
+        .map(|i| {
+            fn_types
+                .0
+                .get(&i)
+                .cloned()
+                .or_else(|| inferred.get(&format!("${i}")).cloned().flatten())
+        })
+        .collect()
+}
+
+/// A SQL literal for a bound value.
+fn literal(v: &ScalarValue) -> Expr {
+    let val = if v.is_null() {
+        Value::Null
+    } else {
+        match v {
+            ScalarValue::Boolean(Some(b)) => Value::Boolean(*b),
+            ScalarValue::Float32(Some(f)) if f.is_finite() => Value::Number(f.to_string(), false),
+            ScalarValue::Float64(Some(f)) if f.is_finite() => Value::Number(f.to_string(), false),
+            v if v.data_type().is_integer() => Value::Number(v.to_string(), false),
+            ScalarValue::Utf8(Some(s)) | ScalarValue::LargeUtf8(Some(s)) | ScalarValue::Utf8View(Some(s)) => {
+                Value::SingleQuotedString(s.clone())
+            }
+            other => Value::SingleQuotedString(other.to_string()),
+        }
+    };
+    Expr::value(val)
+}
+
+/// Replaces every `$n` in the statement by the literal of `values[n - 1]`.
+pub fn bind(stmt: &mut Statement, values: &[ScalarValue]) -> Result<(), String> {
+    let mut missing = None;
+    let _ = visit_expressions_mut(stmt, |e| {
+        if let Expr::Value(v) = e {
+            if let Some(i) = placeholder_index(&v.value) {
+                match values.get(i.wrapping_sub(1)) {
+                    Some(val) => *e = literal(val),
+                    None => missing = Some(i),
+                }
+            }
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    match missing {
+        Some(i) => Err(format!("parameter ${i} is not bound ({} given)", values.len())),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::sql::sqlparser::dialect::PostgreSqlDialect;
+    use datafusion::sql::sqlparser::parser::Parser;
+
+    fn parse(sql: &str) -> Statement {
+        Parser::parse_sql(&PostgreSqlDialect {}, sql).unwrap().remove(0)
+    }
+
+    #[test]
+    fn types_table_function_params_and_binds_literals() {
+        let mut s = parse("SELECT * FROM bm25($1, $2) b WHERE b.doc_id = $3");
+        assert_eq!(count(&s), 3);
+        let mut v = TableFnTypes(HashMap::new());
+        let _ = s.visit(&mut v);
+        assert_eq!(v.0.get(&1), Some(&DataType::Utf8));
+        assert_eq!(v.0.get(&2), Some(&DataType::Int64));
+        bind(
+            &mut s,
+            &[
+                ScalarValue::Utf8(Some("it's H→μμ".into())),
+                ScalarValue::Int64(Some(5)),
+                ScalarValue::Utf8(Some("d1".into())),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            s.to_string(),
+            "SELECT * FROM bm25('it''s H→μμ', 5) AS b WHERE b.doc_id = 'd1'"
+        );
+        let mut s = parse("SELECT $2");
+        assert!(bind(&mut s, &[ScalarValue::Int64(Some(1))]).is_err());
+    }
+}

@@ -1,0 +1,105 @@
+//! Evaluation of table-function arguments, and the declared parameter types of each function.
+
+use arrow::array::Array;
+use arrow_array::RecordBatch;
+use arrow_schema::{DataType, Schema};
+use datafusion::catalog::Session;
+use datafusion::common::{DFSchema, ScalarValue};
+use datafusion::logical_expr::Expr;
+
+use super::error::SqlFnError;
+
+/// Declared argument types of a table function (used to type bound parameters `$n`).
+#[derive(Debug, Clone, Copy)]
+pub struct TableFnSignature {
+    /// Function name.
+    pub name: &'static str,
+    /// Argument types in order.
+    pub args: &'static [DataType],
+}
+
+/// Every Mitra table function with its argument types.
+pub const PARAM_TYPES: &[TableFnSignature] = &[TableFnSignature {
+    name: "bm25",
+    args: &[DataType::Utf8, DataType::Int64],
+}];
+
+/// An argument value, or a bound parameter not yet known (while a statement is prepared).
+pub enum Arg {
+    /// A constant.
+    Value(ScalarValue),
+    /// `$n`, bound later.
+    Placeholder,
+}
+
+/// Evaluates a constant argument expression (literals, casts, arithmetic, concatenation).
+pub fn eval(session: &dyn Session, function: &'static str, expr: &Expr) -> Result<Arg, SqlFnError> {
+    if let Expr::Placeholder(_) = expr {
+        return Ok(Arg::Placeholder);
+    }
+    if let Expr::Literal(v, _) = expr {
+        return Ok(Arg::Value(v.clone()));
+    }
+    let bad = |m: String| SqlFnError::InvalidArgument {
+        function,
+        message: m,
+    };
+    let schema = DFSchema::empty();
+    let phys = session
+        .create_physical_expr(expr.clone(), &schema)
+        .map_err(|e| bad(format!("arguments must be constants: {e}")))?;
+    let batch = RecordBatch::try_new_with_options(
+        std::sync::Arc::new(Schema::empty()),
+        vec![],
+        &arrow_array::RecordBatchOptions::new().with_row_count(Some(1)),
+    )
+    .map_err(|e| bad(e.to_string()))?;
+    let v = phys
+        .evaluate(&batch)
+        .map_err(|e| bad(format!("arguments must be constants: {e}")))?;
+    let arr = v.into_array(1).map_err(|e| bad(e.to_string()))?;
+    if arr.len() != 1 {
+        return Err(bad("arguments must be constants".into()));
+    }
+    Ok(Arg::Value(
+        ScalarValue::try_from_array(&arr, 0).map_err(|e| bad(e.to_string()))?,
+    ))
+}
+
+/// A text argument.
+pub fn text(function: &'static str, name: &str, v: &ScalarValue) -> Result<String, SqlFnError> {
+    match v {
+        ScalarValue::Utf8(Some(s)) | ScalarValue::LargeUtf8(Some(s)) | ScalarValue::Utf8View(Some(s)) => {
+            Ok(s.clone())
+        }
+        v if v.is_null() => Err(SqlFnError::InvalidArgument {
+            function,
+            message: format!("{name} must not be NULL"),
+        }),
+        other => Err(SqlFnError::InvalidArgument {
+            function,
+            message: format!("{name} must be text, got {}", other.data_type()),
+        }),
+    }
+}
+
+/// An integer argument (integers, or text holding an integer as some drivers send it).
+pub fn integer(function: &'static str, name: &str, v: &ScalarValue) -> Result<i64, SqlFnError> {
+    let bad = |m: String| SqlFnError::InvalidArgument {
+        function,
+        message: m,
+    };
+    if v.is_null() {
+        return Err(bad(format!("{name} must not be NULL")));
+    }
+    match v {
+        ScalarValue::Utf8(Some(s)) | ScalarValue::LargeUtf8(Some(s)) | ScalarValue::Utf8View(Some(s)) => s
+            .trim()
+            .parse::<i64>()
+            .map_err(|_| bad(format!("{name} must be an integer, got '{s}'"))),
+        _ => match v.cast_to(&DataType::Int64) {
+            Ok(ScalarValue::Int64(Some(n))) if v.data_type().is_integer() => Ok(n),
+            _ => Err(bad(format!("{name} must be an integer, got {}", v.data_type()))),
+        },
+    }
+}

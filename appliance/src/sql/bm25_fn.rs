@@ -1,0 +1,178 @@
+//! `bm25(query, k)`: the top-k chunks by BM25 as a table `(chunk_id, doc_id, score, rank)`.
+
+use std::sync::{Arc, LazyLock};
+
+use arrow_array::{Float32Array, Int64Array, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use async_trait::async_trait;
+use datafusion::catalog::{Session, TableFunctionArgs, TableFunctionImpl, TableProvider};
+use datafusion::datasource::memory::MemorySourceConfig;
+use datafusion::datasource::TableType;
+use datafusion::error::Result;
+use datafusion::logical_expr::Expr;
+use datafusion::physical_plan::ExecutionPlan;
+
+use super::args::{self, Arg};
+use super::error::SqlFnError;
+use crate::config::LimitsConfig;
+use crate::index::Bm25Index;
+
+const NAME: &str = "bm25";
+const SIGNATURE: &str = "(query text, k bigint)";
+
+/// Output schema of every ranked retrieval function.
+pub static RANKED_SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        Field::new("chunk_id", DataType::Utf8, false),
+        Field::new("doc_id", DataType::Utf8, false),
+        Field::new("score", DataType::Float32, false),
+        Field::new("rank", DataType::Int64, false),
+    ]))
+});
+
+/// The `bm25` table function.
+#[derive(Clone)]
+pub struct Bm25Function {
+    index: Arc<Bm25Index>,
+    limits: LimitsConfig,
+}
+
+impl std::fmt::Debug for Bm25Function {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bm25Function").finish_non_exhaustive()
+    }
+}
+
+impl Bm25Function {
+    /// Creates the function over an index.
+    pub fn new(index: Arc<Bm25Index>, limits: LimitsConfig) -> Self {
+        Self { index, limits }
+    }
+
+    fn resolve(&self, session: &dyn Session, exprs: &[Expr]) -> std::result::Result<Option<(String, usize)>, SqlFnError> {
+        if exprs.len() != 2 {
+            return Err(SqlFnError::WrongArity {
+                function: NAME,
+                expected: SIGNATURE,
+                got: exprs.len(),
+            });
+        }
+        let q = args::eval(session, NAME, &exprs[0])?;
+        let k = args::eval(session, NAME, &exprs[1])?;
+        let (Arg::Value(q), Arg::Value(k)) = (q, k) else {
+            return Ok(None);
+        };
+        let query = args::text(NAME, "query", &q)?;
+        if query.trim().is_empty() {
+            return Err(SqlFnError::InvalidArgument {
+                function: NAME,
+                message: "query must not be empty".into(),
+            });
+        }
+        if query.len() > self.limits.max_query_bytes {
+            return Err(SqlFnError::InvalidArgument {
+                function: NAME,
+                message: format!(
+                    "query is {} bytes; the limit is {} (limits.max_query_bytes)",
+                    query.len(),
+                    self.limits.max_query_bytes
+                ),
+            });
+        }
+        let k = args::integer(NAME, "k", &k)?;
+        if k <= 0 {
+            return Err(SqlFnError::InvalidArgument {
+                function: NAME,
+                message: format!("k must be a positive integer, got {k}"),
+            });
+        }
+        let k = (k as u64).min(self.limits.max_k as u64) as usize;
+        if self.index.analyzer().terms(&query).is_empty() {
+            return Err(SqlFnError::InvalidArgument {
+                function: NAME,
+                message: "query has no searchable terms (only punctuation or stop words)".into(),
+            });
+        }
+        Ok(Some((query, k)))
+    }
+}
+
+impl TableFunctionImpl for Bm25Function {
+    fn call_with_args(&self, args: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
+        let resolved = self
+            .resolve(args.session(), args.exprs())
+            .map_err(SqlFnError::into_df)?;
+        Ok(Arc::new(Bm25Table {
+            index: self.index.clone(),
+            request: resolved,
+        }))
+    }
+}
+
+/// The result of one `bm25()` call, computed when scanned.
+#[derive(Debug)]
+struct Bm25Table {
+    index: Arc<Bm25Index>,
+    /// `None` while the statement is being prepared with unbound parameters.
+    request: Option<(String, usize)>,
+}
+
+impl std::fmt::Debug for Bm25Index {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bm25Index").field("dir", &self.dir()).finish()
+    }
+}
+
+/// Builds the ranked result batch.
+pub fn ranked_batch(rows: &[(String, String, f32)]) -> Result<RecordBatch> {
+    let batch = RecordBatch::try_new(
+        RANKED_SCHEMA.clone(),
+        vec![
+            Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.0.as_str()))),
+            Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.1.as_str()))),
+            Arc::new(Float32Array::from_iter_values(rows.iter().map(|r| r.2))),
+            Arc::new(Int64Array::from_iter_values(1..=rows.len() as i64)),
+        ],
+    )?;
+    Ok(batch)
+}
+
+#[async_trait]
+impl TableProvider for Bm25Table {
+    fn schema(&self) -> SchemaRef {
+        RANKED_SCHEMA.clone()
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::Temporary
+    }
+
+    async fn scan(
+        &self,
+        _state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        _filters: &[Expr],
+        _limit: Option<usize>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let Some((query, k)) = self.request.clone() else {
+            return Err(SqlFnError::InvalidArgument {
+                function: NAME,
+                message: "parameters are not bound".into(),
+            }
+            .into_df());
+        };
+        let index = self.index.clone();
+        let hits = tokio::task::spawn_blocking(move || index.search(&query, k))
+            .await
+            .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?
+            .map_err(|e| SqlFnError::Index(e).into_df())?;
+        let rows: Vec<(String, String, f32)> =
+            hits.into_iter().map(|h| (h.chunk_id, h.doc_id, h.score)).collect();
+        let batch = ranked_batch(&rows)?;
+        Ok(MemorySourceConfig::try_new_exec(
+            &[vec![batch]],
+            RANKED_SCHEMA.clone(),
+            projection.cloned(),
+        )?)
+    }
+}

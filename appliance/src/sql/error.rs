@@ -1,0 +1,43 @@
+//! Errors raised by Mitra's SQL functions, each with its SQLSTATE.
+
+/// Errors of the retrieval SQL functions.
+#[derive(Debug, thiserror::Error)]
+pub enum SqlFnError {
+    /// An argument has the wrong value or type (SQLSTATE 22023).
+    #[error("{function}(): {message}")]
+    InvalidArgument {
+        /// Function name.
+        function: &'static str,
+        /// What is wrong and how to fix it.
+        message: String,
+    },
+    /// Wrong number of arguments (SQLSTATE 42883, as Postgres reports a missing overload).
+    #[error("{function}() takes {expected}; got {got} argument(s)")]
+    WrongArity {
+        /// Function name.
+        function: &'static str,
+        /// Accepted signature.
+        expected: &'static str,
+        /// Arguments given.
+        got: usize,
+    },
+    /// The BM25 index failed (SQLSTATE XX000).
+    #[error("BM25 index: {0}")]
+    Index(#[from] crate::index::IndexError),
+}
+
+impl SqlFnError {
+    /// The SQLSTATE this error maps to.
+    pub fn sqlstate(&self) -> &'static str {
+        match self {
+            SqlFnError::InvalidArgument { .. } => "22023",
+            SqlFnError::WrongArity { .. } => "42883",
+            SqlFnError::Index(_) => "XX000",
+        }
+    }
+
+    /// Wraps into a DataFusion error.
+    pub fn into_df(self) -> datafusion::error::DataFusionError {
+        datafusion::error::DataFusionError::External(Box::new(self))
+    }
+}

@@ -1,0 +1,42 @@
+//! The DataFusion session: Lance tables, retrieval table functions, Postgres catalog emulation.
+
+mod args;
+mod bm25_fn;
+mod error;
+mod live_table;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use datafusion::prelude::{SessionConfig, SessionContext};
+
+pub use args::{PARAM_TYPES, TableFnSignature};
+pub use bm25_fn::Bm25Function;
+pub use error::SqlFnError;
+pub use live_table::LiveLanceTable;
+
+use crate::config::LimitsConfig;
+use crate::index::Bm25Index;
+use crate::store::StoreError;
+
+/// Name of the database (catalog) clients connect to.
+pub const DATABASE: &str = "mitra";
+
+/// Builds a session over the Lance tables in `data_dir` with the retrieval functions registered.
+pub async fn build_session(
+    data_dir: PathBuf,
+    index: Arc<Bm25Index>,
+    limits: LimitsConfig,
+) -> Result<SessionContext, StoreError> {
+    let config = SessionConfig::new()
+        .with_default_catalog_and_schema(DATABASE, "public")
+        .with_information_schema(true);
+    let ctx = SessionContext::new_with_config(config);
+    for name in ["documents", "chunks"] {
+        let table = LiveLanceTable::open(data_dir.join(format!("{name}.lance"))).await?;
+        ctx.register_table(name, Arc::new(table))
+            .map_err(|e| StoreError::Schema(e.to_string()))?;
+    }
+    ctx.register_udtf("bm25", Arc::new(Bm25Function::new(index, limits)));
+    Ok(ctx)
+}

@@ -1,0 +1,427 @@
+//! Lance storage: the `documents` and `chunks` tables, their commit protocol and crash repair.
+//!
+//! Commit protocol for a batch of documents (each step is one atomic Lance commit):
+//! 1. append the new chunks, 2. append the document rows, 3. delete chunks of superseded versions.
+//! A document is committed once its `documents` row exists. On open, [`Store::repair`] deletes
+//! chunks without a committed document (crash after step 1) and chunks of superseded versions
+//! (crash after step 2), so every committed document is intact and nothing uncommitted is visible.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::{
+    ArrayRef, Int32Array, RecordBatch, RecordBatchIterator, StringArray,
+    TimestampMicrosecondArray,
+};
+use futures::TryStreamExt;
+use lance::dataset::{Dataset, WriteMode, WriteParams};
+
+use crate::schema::{TableDef, CHUNKS, DOCUMENTS};
+
+/// Errors of the Lance store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Lance failed.
+    #[error("lance: {0}")]
+    Lance(#[from] lance::Error),
+    /// Arrow failed while building a batch.
+    #[error("arrow: {0}")]
+    Arrow(#[from] arrow_schema::ArrowError),
+    /// A stored table does not match `schemas/`.
+    #[error("schema mismatch: {0}")]
+    Schema(String),
+    /// File system error.
+    #[error("data directory {path}: {source}")]
+    Io {
+        /// The path involved.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+/// Result alias for the store.
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// A document version row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocumentRow {
+    /// Stable document id.
+    pub doc_id: String,
+    /// Version, from 1.
+    pub version: i32,
+    /// Title.
+    pub title: String,
+    /// Source URI.
+    pub source_uri: String,
+    /// Hex SHA-256 of the source bytes.
+    pub content_sha256: String,
+    /// Commit time, microseconds since the Unix epoch (UTC).
+    pub ingested_at: i64,
+    /// Owning analysis, if known.
+    pub analysis_id: Option<String>,
+    /// JSON object with free-form metadata.
+    pub metadata: String,
+}
+
+/// A chunk row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkRow {
+    /// Stable chunk id (see [`chunk_id`]).
+    pub chunk_id: String,
+    /// Owning document.
+    pub doc_id: String,
+    /// Owning document version.
+    pub version: i32,
+    /// Position in the document.
+    pub ordinal: i32,
+    /// Section heading.
+    pub heading: Option<String>,
+    /// Text.
+    pub text: String,
+    /// Page number, for paginated sources.
+    pub page: Option<i32>,
+    /// Block kind (body, caption, table).
+    pub kind: String,
+    /// Owning analysis, if known.
+    pub analysis_id: Option<String>,
+}
+
+/// A document version with its chunks, ready to commit.
+#[derive(Debug, Clone)]
+pub struct NewDocument {
+    /// The document row.
+    pub doc: DocumentRow,
+    /// Its chunks.
+    pub chunks: Vec<ChunkRow>,
+}
+
+/// The stable id of a chunk: `<doc_id>@<version>#<ordinal>`.
+pub fn chunk_id(doc_id: &str, version: i32, ordinal: i32) -> String {
+    format!("{doc_id}@{version}#{ordinal}")
+}
+
+/// What a repair removed.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct RepairReport {
+    /// Chunks whose document row was never committed.
+    pub orphan_chunks: usize,
+    /// Chunks of superseded document versions.
+    pub superseded_chunks: usize,
+}
+
+/// Row counts and versions of the tables.
+#[derive(Debug, Clone)]
+pub struct TableStatus {
+    /// Table name.
+    pub name: String,
+    /// Live rows.
+    pub rows: usize,
+    /// Current Lance version.
+    pub version: u64,
+    /// Number of Lance versions kept (time travel).
+    pub versions: usize,
+    /// Number of data fragments.
+    pub fragments: usize,
+}
+
+/// The Lance tables of one data directory.
+pub struct Store {
+    root: PathBuf,
+    documents: Dataset,
+    chunks: Dataset,
+}
+
+fn sql_str(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+async fn open_or_create(path: &Path, def: &TableDef) -> Result<Dataset> {
+    let uri = path.to_string_lossy().to_string();
+    if path.join("_versions").exists() {
+        let ds = Dataset::open(&uri).await?;
+        let schema: arrow_schema::Schema = ds.schema().into();
+        def.check(&schema).map_err(StoreError::Schema)?;
+        return Ok(ds);
+    }
+    let schema = def.arrow_schema();
+    let empty = RecordBatchIterator::new(Vec::<std::result::Result<RecordBatch, _>>::new(), schema);
+    let params = WriteParams {
+        mode: WriteMode::Create,
+        ..Default::default()
+    };
+    Ok(Dataset::write(empty, uri.as_str(), Some(params)).await?)
+}
+
+impl Store {
+    /// Opens the store under `root`, creating empty tables when missing, then repairs it.
+    pub async fn open(root: &Path) -> Result<Self> {
+        let (store, _) = Self::open_with_report(root).await?;
+        Ok(store)
+    }
+
+    /// As [`Store::open`], also returning what the repair removed.
+    pub async fn open_with_report(root: &Path) -> Result<(Self, RepairReport)> {
+        std::fs::create_dir_all(root).map_err(|source| StoreError::Io {
+            path: root.to_path_buf(),
+            source,
+        })?;
+        let documents = open_or_create(&root.join("documents.lance"), &DOCUMENTS).await?;
+        let chunks = open_or_create(&root.join("chunks.lance"), &CHUNKS).await?;
+        let mut store = Store {
+            root: root.to_path_buf(),
+            documents,
+            chunks,
+        };
+        let report = store.repair().await?;
+        if report != RepairReport::default() {
+            tracing::warn!(?report, "repaired store after an interrupted commit");
+        }
+        Ok((store, report))
+    }
+
+    /// The data directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Path of a table's Lance dataset.
+    pub fn table_path(&self, name: &str) -> PathBuf {
+        self.root.join(format!("{name}.lance"))
+    }
+
+    /// The current `chunks` dataset.
+    pub fn chunks(&self) -> &Dataset {
+        &self.chunks
+    }
+
+    /// The current `documents` dataset.
+    pub fn documents(&self) -> &Dataset {
+        &self.documents
+    }
+
+    /// Current Lance version of the `chunks` table (what the BM25 index records).
+    pub fn chunks_version(&self) -> u64 {
+        self.chunks.version().version
+    }
+
+    /// Re-reads the latest versions of both tables (after another process committed).
+    pub async fn refresh(&mut self) -> Result<()> {
+        self.documents.checkout_latest().await?;
+        self.chunks.checkout_latest().await?;
+        Ok(())
+    }
+
+    /// Latest committed version and content hash of every document.
+    pub async fn live_documents(&self) -> Result<HashMap<String, (i32, String)>> {
+        let mut out: HashMap<String, (i32, String)> = HashMap::new();
+        let mut scan = self.documents.scan();
+        scan.project(&["doc_id", "version", "content_sha256"])?;
+        let mut stream = scan.try_into_stream().await?;
+        while let Some(batch) = stream.try_next().await? {
+            let ids = str_col(&batch, 0);
+            let vers = i32_col(&batch, 1);
+            let shas = str_col(&batch, 2);
+            for i in 0..batch.num_rows() {
+                let v = vers.value(i);
+                let e = out
+                    .entry(ids.value(i).to_string())
+                    .or_insert((0, String::new()));
+                if v > e.0 {
+                    *e = (v, shas.value(i).to_string());
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Deletes chunks that belong to no committed document or to a superseded version.
+    pub async fn repair(&mut self) -> Result<RepairReport> {
+        let mut committed: HashSet<(String, i32)> = HashSet::new();
+        let mut live: HashMap<String, i32> = HashMap::new();
+        let mut scan = self.documents.scan();
+        scan.project(&["doc_id", "version"])?;
+        let mut stream = scan.try_into_stream().await?;
+        while let Some(batch) = stream.try_next().await? {
+            let ids = str_col(&batch, 0);
+            let vers = i32_col(&batch, 1);
+            for i in 0..batch.num_rows() {
+                let (d, v) = (ids.value(i).to_string(), vers.value(i));
+                let e = live.entry(d.clone()).or_insert(v);
+                *e = (*e).max(v);
+                committed.insert((d, v));
+            }
+        }
+        let mut pairs: HashMap<(String, i32), usize> = HashMap::new();
+        let mut scan = self.chunks.scan();
+        scan.project(&["doc_id", "version"])?;
+        let mut stream = scan.try_into_stream().await?;
+        while let Some(batch) = stream.try_next().await? {
+            let ids = str_col(&batch, 0);
+            let vers = i32_col(&batch, 1);
+            for i in 0..batch.num_rows() {
+                *pairs
+                    .entry((ids.value(i).to_string(), vers.value(i)))
+                    .or_default() += 1;
+            }
+        }
+        let mut report = RepairReport::default();
+        let mut bad = Vec::new();
+        for ((d, v), n) in pairs {
+            if !committed.contains(&(d.clone(), v)) {
+                report.orphan_chunks += n;
+                bad.push((d, v));
+            } else if live.get(&d).is_some_and(|&lv| lv > v) {
+                report.superseded_chunks += n;
+                bad.push((d, v));
+            }
+        }
+        bad.sort();
+        self.delete_chunk_versions(&bad).await?;
+        Ok(report)
+    }
+
+    async fn delete_chunk_versions(&mut self, pairs: &[(String, i32)]) -> Result<()> {
+        for group in pairs.chunks(256) {
+            let pred = group
+                .iter()
+                .map(|(d, v)| format!("(doc_id = {} AND version = {v})", sql_str(d)))
+                .collect::<Vec<_>>()
+                .join(" OR ");
+            self.chunks.delete(&pred).await?;
+        }
+        Ok(())
+    }
+
+    /// Commits a batch of document versions (see the module docs for the protocol).
+    /// Returns the `chunks` table version after the commit.
+    pub async fn commit(&mut self, docs: &[NewDocument]) -> Result<u64> {
+        if docs.is_empty() {
+            return Ok(self.chunks_version());
+        }
+        let chunk_rows: Vec<&ChunkRow> = docs.iter().flat_map(|d| d.chunks.iter()).collect();
+        if !chunk_rows.is_empty() {
+            let batch = chunks_batch(&chunk_rows)?;
+            let schema = batch.schema();
+            self.chunks
+                .append(RecordBatchIterator::new(vec![Ok(batch)], schema), None)
+                .await?;
+        }
+        let doc_rows: Vec<&DocumentRow> = docs.iter().map(|d| &d.doc).collect();
+        let batch = documents_batch(&doc_rows)?;
+        let schema = batch.schema();
+        self.documents
+            .append(RecordBatchIterator::new(vec![Ok(batch)], schema), None)
+            .await?;
+        let superseded: Vec<&NewDocument> = docs.iter().filter(|d| d.doc.version > 1).collect();
+        for group in superseded.chunks(256) {
+            let pred = group
+                .iter()
+                .map(|d| {
+                    format!(
+                        "(doc_id = {} AND version < {})",
+                        sql_str(&d.doc.doc_id),
+                        d.doc.version
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" OR ");
+            self.chunks.delete(&pred).await?;
+        }
+        Ok(self.chunks_version())
+    }
+
+    /// Compacts small fragments left by many small commits (keeps old versions for time travel).
+    pub async fn compact(&mut self) -> Result<()> {
+        use lance::dataset::optimize::{compact_files, CompactionOptions};
+        for ds in [&mut self.documents, &mut self.chunks] {
+            if ds.get_fragments().len() > 16 {
+                compact_files(ds, CompactionOptions::default(), None).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Row counts and versions of both tables.
+    pub async fn status(&self) -> Result<Vec<TableStatus>> {
+        let mut out = Vec::new();
+        for (name, ds) in [("documents", &self.documents), ("chunks", &self.chunks)] {
+            out.push(TableStatus {
+                name: name.to_string(),
+                rows: ds.count_rows(None).await?,
+                version: ds.version().version,
+                versions: ds.versions().await?.len(),
+                fragments: ds.get_fragments().len(),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Downcasts a Utf8 column.
+pub fn str_col(batch: &RecordBatch, i: usize) -> &StringArray {
+    batch
+        .column(i)
+        .as_any()
+        .downcast_ref::<StringArray>()
+        .expect("utf8 column")
+}
+
+/// Downcasts an Int32 column.
+pub fn i32_col(batch: &RecordBatch, i: usize) -> &Int32Array {
+    batch
+        .column(i)
+        .as_any()
+        .downcast_ref::<Int32Array>()
+        .expect("int32 column")
+}
+
+fn documents_batch(rows: &[&DocumentRow]) -> Result<RecordBatch> {
+    let def = &*DOCUMENTS;
+    let mut cols: Vec<(usize, ArrayRef)> = vec![
+        (def.col("doc_id"), strs(rows.iter().map(|r| Some(r.doc_id.as_str())))),
+        (def.col("version"), Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.version)))),
+        (def.col("title"), strs(rows.iter().map(|r| Some(r.title.as_str())))),
+        (def.col("source_uri"), strs(rows.iter().map(|r| Some(r.source_uri.as_str())))),
+        (def.col("content_sha256"), strs(rows.iter().map(|r| Some(r.content_sha256.as_str())))),
+        (
+            def.col("ingested_at"),
+            Arc::new(
+                TimestampMicrosecondArray::from_iter_values(rows.iter().map(|r| r.ingested_at))
+                    .with_timezone("UTC"),
+            ),
+        ),
+        (def.col("analysis_id"), strs(rows.iter().map(|r| r.analysis_id.as_deref()))),
+        (def.col("metadata"), strs(rows.iter().map(|r| Some(r.metadata.as_str())))),
+    ];
+    cols.sort_by_key(|(i, _)| *i);
+    Ok(RecordBatch::try_new(
+        def.arrow_schema(),
+        cols.into_iter().map(|(_, a)| a).collect(),
+    )?)
+}
+
+fn chunks_batch(rows: &[&ChunkRow]) -> Result<RecordBatch> {
+    let def = &*CHUNKS;
+    let mut cols: Vec<(usize, ArrayRef)> = vec![
+        (def.col("chunk_id"), strs(rows.iter().map(|r| Some(r.chunk_id.as_str())))),
+        (def.col("doc_id"), strs(rows.iter().map(|r| Some(r.doc_id.as_str())))),
+        (def.col("version"), Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.version)))),
+        (def.col("ordinal"), Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.ordinal)))),
+        (def.col("heading"), strs(rows.iter().map(|r| r.heading.as_deref()))),
+        (def.col("text"), strs(rows.iter().map(|r| Some(r.text.as_str())))),
+        (def.col("page"), Arc::new(Int32Array::from_iter(rows.iter().map(|r| r.page)))),
+        (def.col("kind"), strs(rows.iter().map(|r| Some(r.kind.as_str())))),
+        (def.col("analysis_id"), strs(rows.iter().map(|r| r.analysis_id.as_deref()))),
+    ];
+    cols.sort_by_key(|(i, _)| *i);
+    Ok(RecordBatch::try_new(
+        def.arrow_schema(),
+        cols.into_iter().map(|(_, a)| a).collect(),
+    )?)
+}
+
+fn strs<'a>(it: impl Iterator<Item = Option<&'a str>>) -> ArrayRef {
+    Arc::new(StringArray::from_iter(it))
+}

@@ -1,0 +1,59 @@
+//! Plain-text tables for the CLI, in the style of psql.
+
+use arrow::util::display::{ArrayFormatter, FormatOptions};
+use arrow_array::RecordBatch;
+
+/// Renders batches as an aligned table with a `(N rows)` footer.
+pub fn render(batches: &[RecordBatch]) -> String {
+    let Some(first) = batches.first() else {
+        return "(0 rows)\n".to_string();
+    };
+    let schema = first.schema();
+    let headers: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let opts = FormatOptions::default().with_null("");
+    for b in batches {
+        let fmts: Vec<ArrayFormatter> = b
+            .columns()
+            .iter()
+            .map(|c| ArrayFormatter::try_new(c.as_ref(), &opts).expect("displayable column"))
+            .collect();
+        for r in 0..b.num_rows() {
+            rows.push(
+                fmts.iter()
+                    .map(|f| f.value(r).to_string().replace('\n', "↵"))
+                    .collect(),
+            );
+        }
+    }
+    let widths: Vec<usize> = (0..headers.len())
+        .map(|i| {
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain([headers[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+                .min(80)
+        })
+        .collect();
+    let cell = |s: &str, w: usize| {
+        let s: String = if s.chars().count() > w {
+            s.chars().take(w.saturating_sub(1)).chain(['…']).collect()
+        } else {
+            s.to_string()
+        };
+        format!("{s:<w$}")
+    };
+    let mut out = String::new();
+    let line = |cells: Vec<String>| format!(" {} \n", cells.join(" | "));
+    out.push_str(&line(headers.iter().zip(&widths).map(|(h, w)| cell(h, *w)).collect()));
+    out.push_str(&format!(
+        "{}\n",
+        widths.iter().map(|w| "-".repeat(w + 2)).collect::<Vec<_>>().join("+")
+    ));
+    for r in &rows {
+        out.push_str(&line(r.iter().zip(&widths).map(|(c, w)| cell(c, *w)).collect()));
+    }
+    out.push_str(&format!("({} row{})\n", rows.len(), if rows.len() == 1 { "" } else { "s" }));
+    out
+}
