@@ -1,5 +1,9 @@
 //! The tantivy BM25 index over live chunks, kept consistent with the Lance `chunks` table.
 //!
+//! Chunk text is indexed twice: the `text` field holds words, the `symbols` field holds physics
+//! notation (see [`crate::analyzer`]); a query's score is the sum of its BM25 over both fields,
+//! each with its own length statistics.
+//!
 //! Each index commit carries a payload naming the `chunks` Lance version it reflects and the
 //! analyzer options. On open, an index that is behind is caught up (diff of chunk ids); one that is
 //! ahead, corrupt, built with other analyzer options, or whose size disagrees with Lance is
@@ -20,7 +24,7 @@ use tantivy::{
     DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, TERMINATED,
 };
 
-use crate::analyzer::{AnalyzerOptions, PhysicsAnalyzer, TOKENIZER_NAME};
+use crate::analyzer::{AnalyzerOptions, PhysicsAnalyzer, Stream, SYMBOLS_TOKENIZER, WORDS_TOKENIZER};
 use crate::store::{str_col, ChunkRow, Store, StoreError};
 
 /// Errors of the BM25 index.
@@ -48,7 +52,7 @@ pub enum IndexError {
 /// Result alias for the index.
 pub type Result<T> = std::result::Result<T, IndexError>;
 
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 3;
 const WRITER_HEAP: usize = 64 * 1024 * 1024;
 
 /// BM25 parameters.
@@ -103,26 +107,52 @@ struct Fields {
     chunk_id: Field,
     doc_id: Field,
     text: Field,
+    symbols: Field,
+    len_text: Field,
+    len_symbols: Field,
+}
+
+impl Fields {
+    fn len_of(&self, stream: Stream) -> &'static str {
+        match stream {
+            Stream::Words => "len_text",
+            Stream::Symbols => "len_symbols",
+        }
+    }
+
+    fn of(&self, stream: Stream) -> Field {
+        match stream {
+            Stream::Words => self.text,
+            Stream::Symbols => self.symbols,
+        }
+    }
 }
 
 fn schema() -> (Schema, Fields) {
     let mut sb = Schema::builder();
     let chunk_id = sb.add_text_field("chunk_id", STRING | STORED | FAST);
     let doc_id = sb.add_text_field("doc_id", STRING | STORED | FAST);
-    let text = sb.add_text_field(
-        "text",
+    let indexed = |tokenizer: &str| {
         TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
-                .set_tokenizer(TOKENIZER_NAME)
+                .set_tokenizer(tokenizer)
                 .set_index_option(IndexRecordOption::WithFreqs),
-        ),
-    );
+        )
+    };
+    let text = sb.add_text_field("text", indexed(WORDS_TOKENIZER));
+    let symbols = sb.add_text_field("symbols", indexed(SYMBOLS_TOKENIZER));
+    // Exact token counts: BM25 length normalisation without one-byte norm quantisation.
+    let len_text = sb.add_u64_field("len_text", FAST);
+    let len_symbols = sb.add_u64_field("len_symbols", FAST);
     (
         sb.build(),
         Fields {
             chunk_id,
             doc_id,
             text,
+            symbols,
+            len_text,
+            len_symbols,
         },
     )
 }
@@ -213,9 +243,11 @@ impl Bm25Index {
             Index::create_in_dir(dir, schema)?
         };
         let analyzer = PhysicsAnalyzer::new(analyzer);
-        index
-            .tokenizers()
-            .register(TOKENIZER_NAME, TextAnalyzer::from(analyzer.clone()));
+        for (name, stream) in [(WORDS_TOKENIZER, Stream::Words), (SYMBOLS_TOKENIZER, Stream::Symbols)] {
+            index
+                .tokenizers()
+                .register(name, TextAnalyzer::from(analyzer.for_stream(stream)));
+        }
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::OnCommitWithDelay)
@@ -290,7 +322,12 @@ impl Bm25Index {
         let mut doc = TantivyDocument::default();
         doc.add_text(f.chunk_id, chunk_id);
         doc.add_text(f.doc_id, doc_id);
+        let (mut words, mut symbols) = (Vec::new(), Vec::new());
+        self.analyzer.analyze(text, &mut words, &mut symbols);
         doc.add_text(f.text, text);
+        doc.add_text(f.symbols, text);
+        doc.add_u64(f.len_text, words.len() as u64);
+        doc.add_u64(f.len_symbols, symbols.len() as u64);
         self.writer()?.add_document(doc)?;
         Ok(())
     }
@@ -415,31 +452,36 @@ impl Bm25Index {
     }
 
     /// Top-`k` chunks for already-analyzed query terms (duplicates count twice, as in Lucene).
-    pub fn search_terms(&self, terms: &[String], k: usize) -> Result<Vec<Hit>> {
+    pub fn search_terms(&self, terms: &[(Stream, String)], k: usize) -> Result<Vec<Hit>> {
         let searcher = self.reader.searcher();
-        let field = self.fields.text;
         let Bm25Params { k1, b } = self.params;
         let mut total_docs = 0u64;
-        let mut total_tokens = 0u64;
         for seg in searcher.segment_readers() {
             total_docs += u64::from(seg.max_doc());
-            total_tokens += seg.inverted_index(field)?.total_num_tokens();
         }
         if total_docs == 0 || k == 0 || terms.is_empty() {
             return Ok(Vec::new());
         }
-        let avgdl = total_tokens as f32 / total_docs as f32;
-        let mut norm_cache = [0f32; 256];
-        for (id, slot) in norm_cache.iter_mut().enumerate() {
-            let len = tantivy::fieldnorm::FieldNormReader::id_to_fieldnorm(id as u8) as f32;
-            *slot = k1 * (1.0 - b + b * len / avgdl.max(f32::MIN_POSITIVE));
+        // Per-field length normalisation: avgdl from the field's token total (as Lucene).
+        let mut norm_tables: Vec<(Field, &'static str, f32)> = Vec::new();
+        for stream in [Stream::Words, Stream::Symbols] {
+            let field = self.fields.of(stream);
+            let mut total_tokens = 0u64;
+            for seg in searcher.segment_readers() {
+                total_tokens += seg.inverted_index(field)?.total_num_tokens();
+            }
+            let avgdl = (total_tokens as f32 / total_docs as f32).max(f32::MIN_POSITIVE);
+            norm_tables.push((field, self.fields.len_of(stream), avgdl));
         }
-        let term_objs: Vec<Term> = terms
+        let term_objs: Vec<(usize, Term)> = terms
             .iter()
-            .map(|t| Term::from_field_text(field, t))
+            .map(|(stream, t)| {
+                let slot = usize::from(*stream == Stream::Symbols);
+                (slot, Term::from_field_text(norm_tables[slot].0, t))
+            })
             .collect();
         let mut idfs = Vec::with_capacity(term_objs.len());
-        for t in &term_objs {
+        for (_, t) in &term_objs {
             let df = searcher.doc_freq(t)?;
             idfs.push(if df == 0 {
                 0.0
@@ -453,15 +495,17 @@ impl Bm25Index {
         let mut acc: Vec<f32> = Vec::new();
         let mut touched: Vec<u32> = Vec::new();
         for (seg_ord, seg) in searcher.segment_readers().iter().enumerate() {
-            let inv = seg.inverted_index(field)?;
-            let norms = seg.get_fieldnorms_reader(field)?;
             acc.clear();
             acc.resize(seg.max_doc() as usize, 0.0);
             touched.clear();
-            for (t, &idf) in term_objs.iter().zip(&idfs) {
+            for ((slot, t), &idf) in term_objs.iter().zip(&idfs) {
                 if idf == 0.0 {
                     continue;
                 }
+                let (field, len_name, avgdl) = norm_tables[*slot];
+                let inv = seg.inverted_index(field)?;
+                let lens = seg.fast_fields().u64(len_name)?;
+                let (c1, c2) = (k1 * (1.0 - b), k1 * b / avgdl);
                 let postings = inv
                     .read_postings(t, IndexRecordOption::WithFreqs)
                     .map_err(|source| IndexError::Io {
@@ -474,7 +518,7 @@ impl Bm25Index {
                 let mut doc = postings.doc();
                 while doc != TERMINATED {
                     let tf = postings.term_freq() as f32;
-                    let norm = norm_cache[norms.fieldnorm_id(doc) as usize];
+                    let norm = c1 + c2 * lens.values.get_val(doc) as f32;
                     let slot = &mut acc[doc as usize];
                     if *slot == 0.0 {
                         touched.push(doc);

@@ -147,7 +147,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             s.to_string(),
-            "SELECT * FROM bm25('it''s H→μμ', 5) AS b WHERE b.doc_id = 'd1'"
+            "SELECT * FROM bm25('it''s H→μμ', 5) b WHERE b.doc_id = 'd1'"
         );
         let mut s = parse("SELECT $2");
         assert!(bind(&mut s, &[ScalarValue::Int64(Some(1))]).is_err());

@@ -1,0 +1,116 @@
+//! Real client programs against a real server: psql, psycopg 3, the PostgreSQL JDBC driver.
+//! Each runs where the client is installed (`.ci/run` installs all three); CI sets
+//! `MITRA_TEST_REQUIRE_CLIENTS=1` so that a missing client fails instead of skipping.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common;
+
+fn required() -> bool {
+    std::env::var("MITRA_TEST_REQUIRE_CLIENTS").is_ok_and(|v| v == "1")
+}
+
+fn skip(what: &str) {
+    assert!(!required(), "{what} is required (MITRA_TEST_REQUIRE_CLIENTS=1) but not installed");
+    eprintln!("skipping: {what} not installed");
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("client runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "client failed: {stdout}\n{stderr}");
+    stdout + &stderr
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn psql_lists_and_queries() {
+    if !common::has_program("psql") {
+        return skip("psql");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = common::demo_store(dir.path()).await;
+    let addr = common::serve(&cfg).await;
+    let conn = format!("host=127.0.0.1 port={} dbname=mitra user=physicist", addr.port());
+    let out = tokio::task::spawn_blocking(move || {
+        run(Command::new("psql")
+            .arg(&conn)
+            .args(["-X", "-v", "ON_ERROR_STOP=1"])
+            .args(["-c", "\\dt"])
+            .args(["-c", "\\d chunks"])
+            .args(["-c", "SELECT rank, chunk_id FROM bm25('Z+jets', 2) ORDER BY rank"])
+            .args(["-c", "SELECT current_database()"]))
+    })
+    .await
+    .unwrap();
+    for want in [
+        "public | chunks",
+        "public | documents",
+        "Table \"public.chunks\"",
+        "chunk_id",
+        "demo-notes/zjets-met.md@1#0",
+        "mitra",
+    ] {
+        assert!(out.contains(want), "psql output lacks {want:?}:\n{out}");
+    }
+    // Errors reach psql with their SQLSTATE.
+    let conn = format!("host=127.0.0.1 port={} dbname=mitra user=physicist", addr.port());
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new("psql")
+            .arg(&conn)
+            .args(["-X", "-v", "VERBOSITY=verbose", "-c", "SELECT * FROM bm25('muon', 0)"])
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("22023"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn psycopg_binds_parameters() {
+    let has = Command::new("python3")
+        .args(["-c", "import psycopg"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has {
+        return skip("python3 with psycopg");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = common::demo_store(dir.path()).await;
+    let addr = common::serve(&cfg).await;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/psycopg_check.py");
+    let port = addr.port().to_string();
+    let out = tokio::task::spawn_blocking(move || run(Command::new("python3").arg(script).arg(port)))
+        .await
+        .unwrap();
+    assert!(out.contains("psycopg OK"), "{out}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jdbc_prepared_statements() {
+    let jar = Path::new("/usr/share/java/postgresql.jar");
+    if !jar.exists() || !common::has_program("javac") {
+        return skip("javac and libpostgresql-jdbc-java");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = common::demo_store(dir.path()).await;
+    let addr = common::serve(&cfg).await;
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/MitraJdbc.java");
+    let classes = dir.path().join("classes");
+    let url = format!("jdbc:postgresql://127.0.0.1:{}/mitra", addr.port());
+    let out = tokio::task::spawn_blocking(move || {
+        run(Command::new("javac").arg("-d").arg(&classes).arg(&src));
+        let cp = format!("{}:{}", classes.display(), jar.display());
+        run(Command::new("java")
+            .args(["-cp", &cp, "MitraJdbc", &url, "muon momentum"]))
+    })
+    .await
+    .unwrap();
+    assert!(out.contains("JDBC OK"), "{out}");
+    assert!(out.contains("sqlstate 22023"), "{out}");
+    assert!(out.contains("table chunks") && out.contains("table documents"), "{out}");
+}

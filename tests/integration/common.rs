@@ -1,0 +1,99 @@
+//! Shared helpers: temporary stores, the demo corpus, an in-process server on an ephemeral port.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use mitra::analyzer::AnalyzerOptions;
+use mitra::config::Config;
+use mitra::index::{Bm25Index, Bm25Params};
+use mitra::store::Store;
+use mitra::{demo, ingest, pg, sql};
+
+/// Path of the shared BEIR datasets (`../shared/datasets` from the repository root).
+pub fn datasets() -> PathBuf {
+    if let Ok(p) = std::env::var("MITRA_TEST_DATASETS") {
+        return PathBuf::from(p);
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/datasets")
+}
+
+/// A config over `dir` with default settings.
+pub fn config(dir: &Path) -> Config {
+    Config {
+        data_dir: dir.to_path_buf(),
+        ..Config::default()
+    }
+}
+
+/// Opens store and index as the CLI does.
+pub async fn open(cfg: &Config) -> (Store, Bm25Index) {
+    let store = Store::open(&cfg.data_dir).await.unwrap();
+    let (index, _) = Bm25Index::open_synced(
+        &cfg.data_dir.join("bm25"),
+        &store,
+        AnalyzerOptions {
+            stemming: cfg.bm25.stemming,
+            stopwords: cfg.bm25.stopwords,
+        },
+        Bm25Params {
+            k1: cfg.bm25.k1,
+            b: cfg.bm25.b,
+        },
+    )
+    .await
+    .unwrap();
+    (store, index)
+}
+
+/// A store holding the demo notes.
+pub async fn demo_store(dir: &Path) -> Config {
+    let cfg = config(dir);
+    let folder = demo::write_corpus(&dir.join("src")).unwrap();
+    let (mut store, mut index) = open(&cfg).await;
+    let r = ingest::ingest_paths(&mut store, &mut index, &cfg, &[folder], false)
+        .await
+        .unwrap();
+    assert_eq!(r.added, demo::NOTES.len());
+    index.close_writer().unwrap();
+    cfg
+}
+
+/// Starts a server over the store in `cfg` on an ephemeral loopback port.
+pub async fn serve(cfg: &Config) -> SocketAddr {
+    let (_store, mut index) = open(cfg).await;
+    index.close_writer().unwrap();
+    let ctx = sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone())
+        .await
+        .unwrap();
+    let mut scfg = cfg.server.clone();
+    scfg.listen = "127.0.0.1:0".into();
+    let server = pg::Server::bind(ctx, &scfg).await.unwrap();
+    let addr = server.local_addr();
+    tokio::spawn(server.run());
+    addr
+}
+
+/// A tokio-postgres connection to the server at `addr`.
+pub async fn connect(addr: SocketAddr) -> tokio_postgres::Client {
+    let conn_str = format!(
+        "host={} port={} dbname=mitra user=physicist",
+        addr.ip(),
+        addr.port()
+    );
+    let (client, conn) = tokio_postgres::connect(&conn_str, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(conn);
+    client
+}
+
+/// Whether a program is on PATH.
+pub fn has_program(name: &str) -> bool {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {name}"))
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}

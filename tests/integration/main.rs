@@ -1,0 +1,10 @@
+//! Integration tests: real Lance datasets, a real tantivy index, a real pgwire server and real clients.
+
+mod beir_quality;
+mod bm25_reference;
+mod clients;
+mod common;
+mod crash;
+mod ingest_versions;
+mod pgwire;
+mod slt;
