@@ -28,6 +28,9 @@ with psycopg.connect(f"host=127.0.0.1 port={port} dbname=mitra user=physicist") 
     except psycopg.errors.InvalidParameterValue as e:
         assert e.sqlstate == "22023"
     conn.rollback()
+    cur.execute("DEALLOCATE ALL")
+    cur.execute("SELECT count(*) FROM bm25(%s, %s)", ("muon", 5), prepare=True)
+    assert cur.fetchone()[0] > 0
     try:
         cur.execute("SELECT * FROM nowhere")
         raise AssertionError("unknown table must fail")

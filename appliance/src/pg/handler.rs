@@ -119,6 +119,7 @@ impl MitraService {
     /// Creates the service over a session.
     pub fn new(ctx: Arc<SessionContext>) -> Self {
         let hooks: Vec<Arc<dyn QueryHook>> = vec![
+            Arc::new(super::session_cmds::SessionCommandsHook),
             Arc::new(CursorStatementHook),
             Arc::new(SetShowHook),
             Arc::new(TransactionStatementHook),

@@ -3,6 +3,7 @@
 mod errors;
 mod handler;
 mod params;
+mod session_cmds;
 mod startup;
 
 use std::net::SocketAddr;
