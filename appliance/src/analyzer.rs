@@ -55,9 +55,11 @@ pub struct PhysicsAnalyzer {
 impl PhysicsAnalyzer {
     /// Creates an analyzer with the given options.
     pub fn new(opts: AnalyzerOptions) -> Self {
-        let stemmer = opts
-            .stemming
-            .then(|| Arc::new(rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English)));
+        let stemmer = opts.stemming.then(|| {
+            Arc::new(rust_stemmers::Stemmer::create(
+                rust_stemmers::Algorithm::English,
+            ))
+        });
         Self {
             opts,
             stream: Stream::Words,
@@ -162,8 +164,32 @@ impl PhysicsAnalyzer {
 fn is_edge_punct(c: char) -> bool {
     matches!(
         c,
-        '.' | ',' | ';' | ':' | '!' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '"' | '\''
-            | '`' | '«' | '»' | '“' | '”' | '‘' | '’' | '…' | '*' | '|' | '<' | '>' | '#'
+        '.' | ','
+            | ';'
+            | ':'
+            | '!'
+            | '?'
+            | '('
+            | ')'
+            | '['
+            | ']'
+            | '{'
+            | '}'
+            | '"'
+            | '\''
+            | '`'
+            | '«'
+            | '»'
+            | '“'
+            | '”'
+            | '‘'
+            | '’'
+            | '…'
+            | '*'
+            | '|'
+            | '<'
+            | '>'
+            | '#'
     )
 }
 
@@ -279,14 +305,23 @@ mod tests {
         let w = a.terms_of(text, Stream::Words);
         let s = a.terms_of(text, Stream::Symbols);
         for want in ["pt", "μμ", "13", "tev", "tagging", "jets", "met", "the"] {
-            assert!(w.contains(&want.to_string()), "missing word {want} in {w:?}");
+            assert!(
+                w.contains(&want.to_string()),
+                "missing word {want} in {w:?}"
+            );
         }
         for want in ["h→μμ", "h", "√s", "s", "b-tagging", "b", "z+jets", "z"] {
-            assert!(s.contains(&want.to_string()), "missing symbol {want} in {s:?}");
+            assert!(
+                s.contains(&want.to_string()),
+                "missing symbol {want} in {s:?}"
+            );
         }
         assert!(!w.contains(&"b".to_string()) && !w.contains(&"b-tagging".to_string()));
         assert!(!s.contains(&"=".to_string()));
-        assert!(!w.iter().chain(&s).any(|x| x.ends_with('.') || x.ends_with(',')));
+        assert!(!w
+            .iter()
+            .chain(&s)
+            .any(|x| x.ends_with('.') || x.ends_with(',')));
     }
 
     #[test]
@@ -295,9 +330,15 @@ mod tests {
             stemming: true,
             stopwords: true,
         });
-        let t = a.terms_of("The jets were measured in the b-tagging regions", Stream::Words);
+        let t = a.terms_of(
+            "The jets were measured in the b-tagging regions",
+            Stream::Words,
+        );
         assert_eq!(t, ["jet", "were", "measur", "tag", "region"]);
-        let t = a.terms_of("The jets were measured in the b-tagging regions", Stream::Symbols);
+        let t = a.terms_of(
+            "The jets were measured in the b-tagging regions",
+            Stream::Symbols,
+        );
         assert_eq!(t, ["b-tagging", "b"]);
         let t = a.terms_of("the detector's acceptance", Stream::Words);
         assert_eq!(t, ["detector", "accept"]);

@@ -17,7 +17,10 @@ fn open_lines(path: &Path) -> Result<impl Iterator<Item = (usize, std::io::Resul
         path: path.to_path_buf(),
         source,
     })?;
-    Ok(BufReader::new(f).lines().enumerate().map(|(i, l)| (i + 1, l)))
+    Ok(BufReader::new(f)
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l)))
 }
 
 fn corpus_err(path: &Path, line: usize, message: impl Into<String>) -> IngestError {
@@ -61,11 +64,19 @@ pub async fn ingest_corpus(
                 continue;
             }
         };
-        let Some(id) = v.get("_id").and_then(|x| x.as_str().map(str::to_string).or_else(|| x.as_i64().map(|n| n.to_string()))) else {
+        let Some(id) = v.get("_id").and_then(|x| {
+            x.as_str()
+                .map(str::to_string)
+                .or_else(|| x.as_i64().map(|n| n.to_string()))
+        }) else {
             ing.fail(&format!("{}:{line_no}", path.display()), "missing _id");
             continue;
         };
-        let title = v.get("title").and_then(|x| x.as_str()).unwrap_or("").to_string();
+        let title = v
+            .get("title")
+            .and_then(|x| x.as_str())
+            .unwrap_or("")
+            .to_string();
         let body = v.get("text").and_then(|x| x.as_str()).unwrap_or("");
         let text = format!("{title} {body}");
         ing.add(SourceDoc {
@@ -98,7 +109,11 @@ pub fn read_queries(path: &Path) -> Result<BTreeMap<String, String>> {
             serde_json::from_str(&line).map_err(|e| corpus_err(path, n, e.to_string()))?;
         let id = v
             .get("_id")
-            .and_then(|x| x.as_str().map(str::to_string).or_else(|| x.as_i64().map(|n| n.to_string())))
+            .and_then(|x| {
+                x.as_str()
+                    .map(str::to_string)
+                    .or_else(|| x.as_i64().map(|n| n.to_string()))
+            })
             .ok_or_else(|| corpus_err(path, n, "missing _id"))?;
         let text = v
             .get("text")

@@ -48,7 +48,11 @@ fn sections(text: &str) -> Vec<Section> {
         if atx || setext {
             flush(&mut para, &mut out);
             let h = if atx {
-                trimmed.trim_start_matches('#').trim().trim_end_matches('#').trim()
+                trimmed
+                    .trim_start_matches('#')
+                    .trim()
+                    .trim_end_matches('#')
+                    .trim()
             } else {
                 i += 1;
                 trimmed
@@ -134,7 +138,10 @@ pub fn chunk(text: &str, cfg: &ChunkingConfig) -> Vec<ChunkText> {
             .heading
             .as_ref()
             .map(|h| h[..floor_boundary(h, cfg.max_chars / 4)].to_string());
-        let prefix = heading.as_ref().map(|h| format!("{h}\n\n")).unwrap_or_default();
+        let prefix = heading
+            .as_ref()
+            .map(|h| format!("{h}\n\n"))
+            .unwrap_or_default();
         let budget = cfg.max_chars - prefix.len();
         let overlap = cfg.overlap_chars.min(budget / 2);
         let mut pieces = Vec::new();
@@ -204,7 +211,11 @@ mod tests {
         assert!(chunks.len() > 5);
         assert!(chunks.iter().all(|c| c.text.len() <= 200));
         // Every word survives, and consecutive chunks share words.
-        let all: String = chunks.iter().map(|c| c.text.clone()).collect::<Vec<_>>().join(" ");
+        let all: String = chunks
+            .iter()
+            .map(|c| c.text.clone())
+            .collect::<Vec<_>>()
+            .join(" ");
         for w in &words {
             assert!(all.split_whitespace().any(|x| x == w), "lost {w}");
         }

@@ -7,7 +7,10 @@ pub const NOTES: &[(&str, &str)] = &[
     ("hmumu-run3.md", include_str!("../demo/hmumu-run3.md")),
     ("tth-bb.md", include_str!("../demo/tth-bb.md")),
     ("zjets-met.md", include_str!("../demo/zjets-met.md")),
-    ("muon-collider-bib.md", include_str!("../demo/muon-collider-bib.md")),
+    (
+        "muon-collider-bib.md",
+        include_str!("../demo/muon-collider-bib.md"),
+    ),
     ("dark-photon.md", include_str!("../demo/dark-photon.md")),
 ];
 

@@ -24,7 +24,9 @@ use tantivy::{
     DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, TERMINATED,
 };
 
-use crate::analyzer::{AnalyzerOptions, PhysicsAnalyzer, Stream, SYMBOLS_TOKENIZER, WORDS_TOKENIZER};
+use crate::analyzer::{
+    AnalyzerOptions, PhysicsAnalyzer, Stream, SYMBOLS_TOKENIZER, WORDS_TOKENIZER,
+};
 use crate::store::{str_col, ChunkRow, Store, StoreError};
 
 /// Errors of the BM25 index.
@@ -212,7 +214,11 @@ impl Bm25Index {
             let (added, removed) = idx.catch_up(store).await?;
             return Ok((idx, SyncOutcome::CaughtUp { added, removed }));
         }
-        let lance_rows = store.chunks().count_rows(None).await.map_err(StoreError::from)?;
+        let lance_rows = store
+            .chunks()
+            .count_rows(None)
+            .await
+            .map_err(StoreError::from)?;
         if lance_rows as u64 != idx.num_docs() {
             let reason = format!(
                 "index holds {} chunks but Lance holds {lance_rows} at the same version",
@@ -225,7 +231,11 @@ impl Bm25Index {
     }
 
     /// Opens the index for searching only, without syncing (used by tests and benchmarks).
-    pub fn open_existing(dir: &Path, analyzer: AnalyzerOptions, params: Bm25Params) -> Result<Self> {
+    pub fn open_existing(
+        dir: &Path,
+        analyzer: AnalyzerOptions,
+        params: Bm25Params,
+    ) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|source| IndexError::Io {
             path: dir.to_path_buf(),
             source,
@@ -243,7 +253,10 @@ impl Bm25Index {
             Index::create_in_dir(dir, schema)?
         };
         let analyzer = PhysicsAnalyzer::new(analyzer);
-        for (name, stream) in [(WORDS_TOKENIZER, Stream::Words), (SYMBOLS_TOKENIZER, Stream::Symbols)] {
+        for (name, stream) in [
+            (WORDS_TOKENIZER, Stream::Words),
+            (SYMBOLS_TOKENIZER, Stream::Symbols),
+        ] {
             index
                 .tokenizers()
                 .register(name, TextAnalyzer::from(analyzer.for_stream(stream)));
@@ -371,7 +384,11 @@ impl Bm25Index {
         self.commit(store.chunks_version())
     }
 
-    async fn index_matching(&mut self, store: &Store, only: Option<&HashSet<String>>) -> Result<usize> {
+    async fn index_matching(
+        &mut self,
+        store: &Store,
+        only: Option<&HashSet<String>>,
+    ) -> Result<usize> {
         let mut scan = store.chunks().scan();
         scan.project(&["chunk_id", "doc_id", "text"])
             .map_err(StoreError::from)?;
@@ -441,7 +458,11 @@ impl Bm25Index {
             self.index_matching(store, Some(&missing)).await?
         };
         self.commit(store.chunks_version())?;
-        tracing::info!(added, removed = extra.len(), "BM25 index caught up with Lance");
+        tracing::info!(
+            added,
+            removed = extra.len(),
+            "BM25 index caught up with Lance"
+        );
         Ok((added, extra.len()))
     }
 
@@ -506,12 +527,12 @@ impl Bm25Index {
                 let inv = seg.inverted_index(field)?;
                 let lens = seg.fast_fields().u64(len_name)?;
                 let (c1, c2) = (k1 * (1.0 - b), k1 * b / avgdl);
-                let postings = inv
-                    .read_postings(t, IndexRecordOption::WithFreqs)
-                    .map_err(|source| IndexError::Io {
-                        path: self.dir.clone(),
-                        source,
-                    })?;
+                let postings =
+                    inv.read_postings(t, IndexRecordOption::WithFreqs)
+                        .map_err(|source| IndexError::Io {
+                            path: self.dir.clone(),
+                            source,
+                        })?;
                 let Some(mut postings) = postings else {
                     continue;
                 };
@@ -556,25 +577,30 @@ impl Bm25Index {
         }
         for (score, seg, doc) in candidates {
             let (ids, docs) = &cols[seg as usize];
-            let read = |col: &Option<tantivy::columnar::StrColumn>, buf: &mut String| -> Result<String> {
-                buf.clear();
-                if let Some(c) = col {
-                    if let Some(ord) = c.term_ords(doc).next() {
-                        c.ord_to_str(ord, buf).map_err(|e| IndexError::Io {
-                            path: self.dir.clone(),
-                            source: e,
-                        })?;
+            let read =
+                |col: &Option<tantivy::columnar::StrColumn>, buf: &mut String| -> Result<String> {
+                    buf.clear();
+                    if let Some(c) = col {
+                        if let Some(ord) = c.term_ords(doc).next() {
+                            c.ord_to_str(ord, buf).map_err(|e| IndexError::Io {
+                                path: self.dir.clone(),
+                                source: e,
+                            })?;
+                        }
                     }
-                }
-                Ok(buf.clone())
-            };
+                    Ok(buf.clone())
+                };
             hits.push(Hit {
                 chunk_id: read(ids, &mut buf)?,
                 doc_id: read(docs, &mut buf)?,
                 score,
             });
         }
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.chunk_id.cmp(&b.chunk_id)));
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.chunk_id.cmp(&b.chunk_id))
+        });
         hits.truncate(k);
         Ok(hits)
     }

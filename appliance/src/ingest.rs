@@ -282,7 +282,11 @@ fn walk(dir: &Path, base: &Path, out: &mut Vec<(String, PathBuf)>) -> Result<()>
 }
 
 /// Reads one file into a source document.
-pub fn read_file(doc_id: &str, path: &Path, max_bytes: u64) -> std::result::Result<SourceDoc, String> {
+pub fn read_file(
+    doc_id: &str,
+    path: &Path,
+    max_bytes: u64,
+) -> std::result::Result<SourceDoc, String> {
     let size = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
     if size > max_bytes {
         return Err(format!(

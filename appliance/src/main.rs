@@ -12,7 +12,11 @@ use mitra::store::Store;
 use mitra::{beir, demo, ingest, pg, sql, table_fmt, AppError};
 
 #[derive(Parser)]
-#[command(name = "mitra", version, about = "On-premise retrieval appliance: Lance + tantivy BM25 + SQL over the Postgres wire")]
+#[command(
+    name = "mitra",
+    version,
+    about = "On-premise retrieval appliance: Lance + tantivy BM25 + SQL over the Postgres wire"
+)]
 struct Cli {
     /// Config file (TOML). Default: $MITRA_CONFIG, else ./mitra.toml if present.
     #[arg(long, global = true)]
@@ -136,7 +140,8 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                 source,
             })?;
             let (mut store, mut index) = open(&cfg).await?;
-            let report = ingest::ingest_paths(&mut store, &mut index, &cfg, &[folder], false).await?;
+            let report =
+                ingest::ingest_paths(&mut store, &mut index, &cfg, &[folder], false).await?;
             println!(
                 "Demo corpus: {} added, {} updated, {} unchanged, {} chunks",
                 report.added, report.updated, report.unchanged, report.chunks
@@ -155,13 +160,17 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             let progress = !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let started = std::time::Instant::now();
             let report = match beir_dir {
-                Some(dir) => beir::ingest_corpus(&mut store, &mut index, &cfg, &dir, progress).await?,
+                Some(dir) => {
+                    beir::ingest_corpus(&mut store, &mut index, &cfg, &dir, progress).await?
+                }
                 None if paths.is_empty() => {
                     return Err(AppError::Config(
                         "nothing to ingest: give files/folders, or --beir DIR".into(),
                     ))
                 }
-                None => ingest::ingest_paths(&mut store, &mut index, &cfg, &paths, progress).await?,
+                None => {
+                    ingest::ingest_paths(&mut store, &mut index, &cfg, &paths, progress).await?
+                }
             };
             let secs = started.elapsed().as_secs_f64();
             println!(
@@ -183,7 +192,8 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             init_logs("warn");
             let (_store, mut index) = open(&cfg).await?;
             index.close_writer()?;
-            let ctx = sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone()).await?;
+            let ctx = sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone())
+                .await?;
             let batches = ctx.sql(&query).await?.collect().await?;
             print!("{}", table_fmt::render(&batches));
             Ok(())

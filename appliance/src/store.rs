@@ -2,6 +2,7 @@
 //!
 //! Commit protocol for a batch of documents (each step is one atomic Lance commit):
 //! 1. append the new chunks, 2. append the document rows, 3. delete chunks of superseded versions.
+//!
 //! A document is committed once its `documents` row exists. On open, [`Store::repair`] deletes
 //! chunks without a committed document (crash after step 1) and chunks of superseded versions
 //! (crash after step 2), so every committed document is intact and nothing uncommitted is visible.
@@ -11,8 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_array::{
-    ArrayRef, Int32Array, RecordBatch, RecordBatchIterator, StringArray,
-    TimestampMicrosecondArray,
+    ArrayRef, Int32Array, RecordBatch, RecordBatchIterator, StringArray, TimestampMicrosecondArray,
 };
 use futures::TryStreamExt;
 use lance::dataset::{Dataset, WriteMode, WriteParams};
@@ -380,11 +380,26 @@ pub fn i32_col(batch: &RecordBatch, i: usize) -> &Int32Array {
 fn documents_batch(rows: &[&DocumentRow]) -> Result<RecordBatch> {
     let def = &*DOCUMENTS;
     let mut cols: Vec<(usize, ArrayRef)> = vec![
-        (def.col("doc_id"), strs(rows.iter().map(|r| Some(r.doc_id.as_str())))),
-        (def.col("version"), Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.version)))),
-        (def.col("title"), strs(rows.iter().map(|r| Some(r.title.as_str())))),
-        (def.col("source_uri"), strs(rows.iter().map(|r| Some(r.source_uri.as_str())))),
-        (def.col("content_sha256"), strs(rows.iter().map(|r| Some(r.content_sha256.as_str())))),
+        (
+            def.col("doc_id"),
+            strs(rows.iter().map(|r| Some(r.doc_id.as_str()))),
+        ),
+        (
+            def.col("version"),
+            Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.version))),
+        ),
+        (
+            def.col("title"),
+            strs(rows.iter().map(|r| Some(r.title.as_str()))),
+        ),
+        (
+            def.col("source_uri"),
+            strs(rows.iter().map(|r| Some(r.source_uri.as_str()))),
+        ),
+        (
+            def.col("content_sha256"),
+            strs(rows.iter().map(|r| Some(r.content_sha256.as_str()))),
+        ),
         (
             def.col("ingested_at"),
             Arc::new(
@@ -392,8 +407,14 @@ fn documents_batch(rows: &[&DocumentRow]) -> Result<RecordBatch> {
                     .with_timezone("UTC"),
             ),
         ),
-        (def.col("analysis_id"), strs(rows.iter().map(|r| r.analysis_id.as_deref()))),
-        (def.col("metadata"), strs(rows.iter().map(|r| Some(r.metadata.as_str())))),
+        (
+            def.col("analysis_id"),
+            strs(rows.iter().map(|r| r.analysis_id.as_deref())),
+        ),
+        (
+            def.col("metadata"),
+            strs(rows.iter().map(|r| Some(r.metadata.as_str()))),
+        ),
     ];
     cols.sort_by_key(|(i, _)| *i);
     Ok(RecordBatch::try_new(
@@ -405,15 +426,42 @@ fn documents_batch(rows: &[&DocumentRow]) -> Result<RecordBatch> {
 fn chunks_batch(rows: &[&ChunkRow]) -> Result<RecordBatch> {
     let def = &*CHUNKS;
     let mut cols: Vec<(usize, ArrayRef)> = vec![
-        (def.col("chunk_id"), strs(rows.iter().map(|r| Some(r.chunk_id.as_str())))),
-        (def.col("doc_id"), strs(rows.iter().map(|r| Some(r.doc_id.as_str())))),
-        (def.col("version"), Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.version)))),
-        (def.col("ordinal"), Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.ordinal)))),
-        (def.col("heading"), strs(rows.iter().map(|r| r.heading.as_deref()))),
-        (def.col("text"), strs(rows.iter().map(|r| Some(r.text.as_str())))),
-        (def.col("page"), Arc::new(Int32Array::from_iter(rows.iter().map(|r| r.page)))),
-        (def.col("kind"), strs(rows.iter().map(|r| Some(r.kind.as_str())))),
-        (def.col("analysis_id"), strs(rows.iter().map(|r| r.analysis_id.as_deref()))),
+        (
+            def.col("chunk_id"),
+            strs(rows.iter().map(|r| Some(r.chunk_id.as_str()))),
+        ),
+        (
+            def.col("doc_id"),
+            strs(rows.iter().map(|r| Some(r.doc_id.as_str()))),
+        ),
+        (
+            def.col("version"),
+            Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.version))),
+        ),
+        (
+            def.col("ordinal"),
+            Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.ordinal))),
+        ),
+        (
+            def.col("heading"),
+            strs(rows.iter().map(|r| r.heading.as_deref())),
+        ),
+        (
+            def.col("text"),
+            strs(rows.iter().map(|r| Some(r.text.as_str()))),
+        ),
+        (
+            def.col("page"),
+            Arc::new(Int32Array::from_iter(rows.iter().map(|r| r.page))),
+        ),
+        (
+            def.col("kind"),
+            strs(rows.iter().map(|r| Some(r.kind.as_str()))),
+        ),
+        (
+            def.col("analysis_id"),
+            strs(rows.iter().map(|r| r.analysis_id.as_deref())),
+        ),
     ];
     cols.sort_by_key(|(i, _)| *i);
     Ok(RecordBatch::try_new(

@@ -46,14 +46,30 @@ pub fn render(batches: &[RecordBatch]) -> String {
     };
     let mut out = String::new();
     let line = |cells: Vec<String>| format!(" {} \n", cells.join(" | "));
-    out.push_str(&line(headers.iter().zip(&widths).map(|(h, w)| cell(h, *w)).collect()));
+    out.push_str(&line(
+        headers
+            .iter()
+            .zip(&widths)
+            .map(|(h, w)| cell(h, *w))
+            .collect(),
+    ));
     out.push_str(&format!(
         "{}\n",
-        widths.iter().map(|w| "-".repeat(w + 2)).collect::<Vec<_>>().join("+")
+        widths
+            .iter()
+            .map(|w| "-".repeat(w + 2))
+            .collect::<Vec<_>>()
+            .join("+")
     ));
     for r in &rows {
-        out.push_str(&line(r.iter().zip(&widths).map(|(c, w)| cell(c, *w)).collect()));
+        out.push_str(&line(
+            r.iter().zip(&widths).map(|(c, w)| cell(c, *w)).collect(),
+        ));
     }
-    out.push_str(&format!("({} row{})\n", rows.len(), if rows.len() == 1 { "" } else { "s" }));
+    out.push_str(&format!(
+        "({} row{})\n",
+        rows.len(),
+        if rows.len() == 1 { "" } else { "s" }
+    ));
     out
 }

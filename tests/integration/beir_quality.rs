@@ -40,15 +40,28 @@ pub async fn bm25_quality(dataset: &Path, max_chars: usize) -> (f64, f64, usize)
 
 async fn check(name: &str, want_ndcg: f64, want_mrr: f64) {
     let ds = common::datasets().join(name);
-    assert!(ds.join("corpus.jsonl").exists(), "dataset missing: {}", ds.display());
+    assert!(
+        ds.join("corpus.jsonl").exists(),
+        "dataset missing: {}",
+        ds.display()
+    );
     let (ndcg, mrr, n) = bm25_quality(&ds, 8000).await;
     eprintln!("{name}: BM25 nDCG@10 {ndcg:.4} MRR {mrr:.4} over {n} queries (whole documents)");
-    assert!((ndcg - want_ndcg).abs() <= 0.02, "{name} nDCG@10 {ndcg:.4} vs {want_ndcg}");
-    assert!((mrr - want_mrr).abs() <= 0.02, "{name} MRR {mrr:.4} vs {want_mrr}");
+    assert!(
+        (ndcg - want_ndcg).abs() <= 0.02,
+        "{name} nDCG@10 {ndcg:.4} vs {want_ndcg}"
+    );
+    assert!(
+        (mrr - want_mrr).abs() <= 0.02,
+        "{name} MRR {mrr:.4} vs {want_mrr}"
+    );
     // With the default chunk limit long documents are split; the document ranking must stay close.
     let (ndcg_c, mrr_c, _) = bm25_quality(&ds, 2000).await;
     eprintln!("{name}: BM25 nDCG@10 {ndcg_c:.4} MRR {mrr_c:.4} (default 2000-char chunks, max over chunks)");
-    assert!((ndcg_c - want_ndcg).abs() <= 0.05, "{name} chunked nDCG@10 {ndcg_c:.4}");
+    assert!(
+        (ndcg_c - want_ndcg).abs() <= 0.05,
+        "{name} chunked nDCG@10 {ndcg_c:.4}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -43,7 +43,9 @@ async fn check(k1: f32, b: f32) {
     cfg.bm25.k1 = k1;
     cfg.bm25.b = b;
     let (mut store, mut index) = common::open(&cfg).await;
-    let mut ing = Ingestor::new(&mut store, &mut index, &cfg, 0, false).await.unwrap();
+    let mut ing = Ingestor::new(&mut store, &mut index, &cfg, 0, false)
+        .await
+        .unwrap();
     for (id, text) in DOCS {
         ing.add(SourceDoc {
             doc_id: id.to_string(),
@@ -57,7 +59,11 @@ async fn check(k1: f32, b: f32) {
         .unwrap();
     }
     ing.finish().await.unwrap();
-    for query in [vec!["muon", "jet"], vec!["electron"], vec!["photon", "muon", "muon"]] {
+    for query in [
+        vec!["muon", "jet"],
+        vec!["electron"],
+        vec!["photon", "muon", "muon"],
+    ] {
         let want = reference(&query, k1 as f64, b as f64);
         let got = index.search(&query.join(" "), 10).unwrap();
         assert_eq!(got.len(), want.len(), "{query:?}");

@@ -12,7 +12,10 @@ fn required() -> bool {
 }
 
 fn skip(what: &str) {
-    assert!(!required(), "{what} is required (MITRA_TEST_REQUIRE_CLIENTS=1) but not installed");
+    assert!(
+        !required(),
+        "{what} is required (MITRA_TEST_REQUIRE_CLIENTS=1) but not installed"
+    );
     eprintln!("skipping: {what} not installed");
 }
 
@@ -32,14 +35,20 @@ async fn psql_lists_and_queries() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = common::demo_store(dir.path()).await;
     let addr = common::serve(&cfg).await;
-    let conn = format!("host=127.0.0.1 port={} dbname=mitra user=physicist", addr.port());
+    let conn = format!(
+        "host=127.0.0.1 port={} dbname=mitra user=physicist",
+        addr.port()
+    );
     let out = tokio::task::spawn_blocking(move || {
         run(Command::new("psql")
             .arg(&conn)
             .args(["-X", "-v", "ON_ERROR_STOP=1"])
             .args(["-c", "\\dt"])
             .args(["-c", "\\d chunks"])
-            .args(["-c", "SELECT rank, chunk_id FROM bm25('Z+jets', 2) ORDER BY rank"])
+            .args([
+                "-c",
+                "SELECT rank, chunk_id FROM bm25('Z+jets', 2) ORDER BY rank",
+            ])
             .args(["-c", "SELECT current_database()"]))
     })
     .await
@@ -55,11 +64,20 @@ async fn psql_lists_and_queries() {
         assert!(out.contains(want), "psql output lacks {want:?}:\n{out}");
     }
     // Errors reach psql with their SQLSTATE.
-    let conn = format!("host=127.0.0.1 port={} dbname=mitra user=physicist", addr.port());
+    let conn = format!(
+        "host=127.0.0.1 port={} dbname=mitra user=physicist",
+        addr.port()
+    );
     let out = tokio::task::spawn_blocking(move || {
         Command::new("psql")
             .arg(&conn)
-            .args(["-X", "-v", "VERBOSITY=verbose", "-c", "SELECT * FROM bm25('muon', 0)"])
+            .args([
+                "-X",
+                "-v",
+                "VERBOSITY=verbose",
+                "-c",
+                "SELECT * FROM bm25('muon', 0)",
+            ])
             .output()
             .unwrap()
     })
@@ -84,9 +102,10 @@ async fn psycopg_binds_parameters() {
     let addr = common::serve(&cfg).await;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/psycopg_check.py");
     let port = addr.port().to_string();
-    let out = tokio::task::spawn_blocking(move || run(Command::new("python3").arg(script).arg(port)))
-        .await
-        .unwrap();
+    let out =
+        tokio::task::spawn_blocking(move || run(Command::new("python3").arg(script).arg(port)))
+            .await
+            .unwrap();
     assert!(out.contains("psycopg OK"), "{out}");
 }
 
@@ -105,12 +124,14 @@ async fn jdbc_prepared_statements() {
     let out = tokio::task::spawn_blocking(move || {
         run(Command::new("javac").arg("-d").arg(&classes).arg(&src));
         let cp = format!("{}:{}", classes.display(), jar.display());
-        run(Command::new("java")
-            .args(["-cp", &cp, "MitraJdbc", &url, "muon momentum"]))
+        run(Command::new("java").args(["-cp", &cp, "MitraJdbc", &url, "muon momentum"]))
     })
     .await
     .unwrap();
     assert!(out.contains("JDBC OK"), "{out}");
     assert!(out.contains("sqlstate 22023"), "{out}");
-    assert!(out.contains("table chunks") && out.contains("table documents"), "{out}");
+    assert!(
+        out.contains("table chunks") && out.contains("table documents"),
+        "{out}"
+    );
 }

@@ -16,10 +16,39 @@ use crate::common;
 
 const DOCS: usize = 12_000;
 const WORDS: &[&str] = &[
-    "muon", "jet", "calorimeter", "tracker", "vertex", "pileup", "trigger", "luminosity",
-    "electron", "photon", "tau", "neutrino", "boson", "higgs", "top", "quark", "gluon", "lepton",
-    "isolation", "efficiency", "resolution", "calibration", "systematic", "background", "signal",
-    "fit", "likelihood", "unfolding", "acceptance", "scale", "factor", "simulation", "generator",
+    "muon",
+    "jet",
+    "calorimeter",
+    "tracker",
+    "vertex",
+    "pileup",
+    "trigger",
+    "luminosity",
+    "electron",
+    "photon",
+    "tau",
+    "neutrino",
+    "boson",
+    "higgs",
+    "top",
+    "quark",
+    "gluon",
+    "lepton",
+    "isolation",
+    "efficiency",
+    "resolution",
+    "calibration",
+    "systematic",
+    "background",
+    "signal",
+    "fit",
+    "likelihood",
+    "unfolding",
+    "acceptance",
+    "scale",
+    "factor",
+    "simulation",
+    "generator",
 ];
 
 /// A deterministic BEIR corpus; some documents are long enough to become several chunks.
@@ -28,7 +57,9 @@ fn write_corpus(dir: &Path) -> HashMap<String, usize> {
     let mut f = std::io::BufWriter::new(std::fs::File::create(dir.join("corpus.jsonl")).unwrap());
     let mut seed = 12345u64;
     let mut next = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (seed >> 33) as usize
     };
     let mut lens = HashMap::new();
@@ -48,7 +79,9 @@ fn write_corpus(dir: &Path) -> HashMap<String, usize> {
 }
 
 fn versions(table: &Path) -> usize {
-    std::fs::read_dir(table.join("_versions")).map(|d| d.count()).unwrap_or(0)
+    std::fs::read_dir(table.join("_versions"))
+        .map(|d| d.count())
+        .unwrap_or(0)
 }
 
 async fn check_store(data: &Path) -> usize {
@@ -59,39 +92,78 @@ async fn check_store(data: &Path) -> usize {
     let live = store.live_documents().await.unwrap();
     let mut scan = store.chunks().scan();
     scan.project(&["doc_id", "version", "ordinal"]).unwrap();
-    let batches: Vec<_> = scan.try_into_stream().await.unwrap().try_collect().await.unwrap();
+    let batches: Vec<_> = scan
+        .try_into_stream()
+        .await
+        .unwrap()
+        .try_collect()
+        .await
+        .unwrap();
     let mut per_doc: HashMap<String, HashSet<i32>> = HashMap::new();
     for b in &batches {
         for i in 0..b.num_rows() {
             let d = str_col(b, 0).value(i).to_string();
-            assert_eq!(i32_col(b, 1).value(i), live[&d].0, "chunk of an uncommitted version: {d}");
+            assert_eq!(
+                i32_col(b, 1).value(i),
+                live[&d].0,
+                "chunk of an uncommitted version: {d}"
+            );
             assert!(per_doc.entry(d).or_default().insert(i32_col(b, 2).value(i)));
         }
     }
-    assert_eq!(per_doc.len(), live.len(), "every committed document has chunks, no orphans");
+    assert_eq!(
+        per_doc.len(),
+        live.len(),
+        "every committed document has chunks, no orphans"
+    );
     for (d, ords) in &per_doc {
         let n = ords.len() as i32;
-        assert_eq!(*ords, (0..n).collect::<HashSet<_>>(), "{d}: chunks are complete");
+        assert_eq!(
+            *ords,
+            (0..n).collect::<HashSet<_>>(),
+            "{d}: chunks are complete"
+        );
     }
     // BM25 after catch-up equals a fresh rebuild.
-    let opts = AnalyzerOptions { stemming: false, stopwords: false };
-    let params = Bm25Params { k1: cfg.bm25.k1, b: cfg.bm25.b };
+    let opts = AnalyzerOptions {
+        stemming: false,
+        stopwords: false,
+    };
+    let params = Bm25Params {
+        k1: cfg.bm25.k1,
+        b: cfg.bm25.b,
+    };
     let (synced, outcome) = Bm25Index::open_synced(&data.join("bm25"), &store, opts, params)
         .await
         .unwrap();
     eprintln!("index after kill: {outcome:?}");
     let fresh_dir = tempfile::tempdir().unwrap();
-    let (fresh, fo) = Bm25Index::open_synced(fresh_dir.path(), &store, opts, params).await.unwrap();
+    let (fresh, fo) = Bm25Index::open_synced(fresh_dir.path(), &store, opts, params)
+        .await
+        .unwrap();
     assert!(matches!(fo, SyncOutcome::Rebuilt(_)));
-    assert_eq!(synced.num_docs(), store.chunks().count_rows(None).await.unwrap() as u64);
+    assert_eq!(
+        synced.num_docs(),
+        store.chunks().count_rows(None).await.unwrap() as u64
+    );
     assert_eq!(synced.num_docs(), fresh.num_docs());
-    for q in ["muon jet", "higgs boson calibration", "pileup trigger efficiency", "tau"] {
+    for q in [
+        "muon jet",
+        "higgs boson calibration",
+        "pileup trigger efficiency",
+        "tau",
+    ] {
         let a = synced.search(q, 50).unwrap();
         let b = fresh.search(q, 50).unwrap();
         assert_eq!(a.len(), b.len(), "{q}");
         for (x, y) in a.iter().zip(&b) {
             assert_eq!(x.chunk_id, y.chunk_id, "{q}");
-            assert!((x.score - y.score).abs() < 1e-4, "{q}: {} vs {}", x.score, y.score);
+            assert!(
+                (x.score - y.score).abs() < 1e-4,
+                "{q}: {} vs {}",
+                x.score,
+                y.score
+            );
         }
     }
     live.len()
@@ -123,7 +195,8 @@ async fn kill_during_ingest_leaves_a_consistent_store() {
         } else {
             let start = Instant::now();
             let docs_table = data.join("documents.lance");
-            while versions(&docs_table) < min_versions && start.elapsed() < Duration::from_secs(300) {
+            while versions(&docs_table) < min_versions && start.elapsed() < Duration::from_secs(300)
+            {
                 if child.try_wait().unwrap().is_some() {
                     break;
                 }
@@ -135,7 +208,10 @@ async fn kill_during_ingest_leaves_a_consistent_store() {
             child.wait().unwrap();
         }
         let n = check_store(&data).await;
-        assert!(n >= committed, "committed documents lost: {n} < {committed}");
+        assert!(
+            n >= committed,
+            "committed documents lost: {n} < {committed}"
+        );
         committed = n;
         eprintln!("round {round}: {n} documents committed");
     }

@@ -14,7 +14,13 @@ async fn chunk_ids_at(store: &mitra::store::Store, version: Option<u64>) -> Vec<
     };
     let mut scan = ds.scan();
     scan.project(&["chunk_id"]).unwrap();
-    let batches: Vec<_> = scan.try_into_stream().await.unwrap().try_collect().await.unwrap();
+    let batches: Vec<_> = scan
+        .try_into_stream()
+        .await
+        .unwrap()
+        .try_collect()
+        .await
+        .unwrap();
     let mut ids: Vec<String> = batches
         .iter()
         .flat_map(|b| (0..b.num_rows()).map(move |i| str_col(b, 0).value(i).to_string()))
@@ -34,27 +40,45 @@ async fn versions_skips_and_failures() {
     let cfg = common::config(&dir.path().join("data"));
 
     let (mut store, mut index) = common::open(&cfg).await;
-    let r = ingest::ingest_paths(&mut store, &mut index, &cfg, &[src.clone()], false)
-        .await
-        .unwrap();
+    let r = ingest::ingest_paths(
+        &mut store,
+        &mut index,
+        &cfg,
+        std::slice::from_ref(&src),
+        false,
+    )
+    .await
+    .unwrap();
     assert_eq!((r.added, r.updated, r.unchanged, r.failed), (2, 0, 0, 0));
     let v1 = store.chunks_version();
     let ids_v1 = chunk_ids_at(&store, None).await;
     assert_eq!(ids_v1, ["notes/a.md@1#0", "notes/sub/b.txt@1#0"]);
 
     // Unchanged: nothing is written.
-    let r = ingest::ingest_paths(&mut store, &mut index, &cfg, &[src.clone()], false)
-        .await
-        .unwrap();
+    let r = ingest::ingest_paths(
+        &mut store,
+        &mut index,
+        &cfg,
+        std::slice::from_ref(&src),
+        false,
+    )
+    .await
+    .unwrap();
     assert_eq!((r.added, r.updated, r.unchanged), (0, 0, 2));
     assert_eq!(store.chunks_version(), v1);
 
     // One changed file: exactly one new version, old chunks no longer searchable.
     std::fs::write(src.join("a.md"), "# Alpha\n\nThe wombat calibration.\n").unwrap();
     std::fs::write(src.join("bad.txt"), [0xff, 0xfe, 0x00, 0x41]).unwrap();
-    let r = ingest::ingest_paths(&mut store, &mut index, &cfg, &[src.clone()], false)
-        .await
-        .unwrap();
+    let r = ingest::ingest_paths(
+        &mut store,
+        &mut index,
+        &cfg,
+        std::slice::from_ref(&src),
+        false,
+    )
+    .await
+    .unwrap();
     assert_eq!((r.added, r.updated, r.unchanged, r.failed), (0, 1, 1, 1));
     assert!(r.errors[0].contains("UTF-8"), "{:?}", r.errors);
     assert!(index.search("quokka", 10).unwrap().is_empty());
@@ -79,7 +103,10 @@ async fn versions_skips_and_failures() {
         chunk_ids_at(&store, None).await,
         ["notes/a.md@2#0", "notes/sub/b.txt@1#0"]
     );
-    assert_eq!(index.search("wombat", 1).unwrap()[0].chunk_id, "notes/a.md@2#0");
+    assert_eq!(
+        index.search("wombat", 1).unwrap()[0].chunk_id,
+        "notes/a.md@2#0"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -101,12 +128,18 @@ async fn index_behind_is_caught_up_and_corrupt_index_is_rebuilt() {
     let (idx, outcome) = mitra::index::Bm25Index::open_synced(
         &cfg.data_dir.join("bm25"),
         &store,
-        mitra::analyzer::AnalyzerOptions { stemming: false, stopwords: false },
+        mitra::analyzer::AnalyzerOptions {
+            stemming: false,
+            stopwords: false,
+        },
         mitra::index::Bm25Params { k1: 1.2, b: 0.75 },
     )
     .await
     .unwrap();
-    assert!(matches!(outcome, mitra::index::SyncOutcome::Rebuilt(_)), "{outcome:?}");
+    assert!(
+        matches!(outcome, mitra::index::SyncOutcome::Rebuilt(_)),
+        "{outcome:?}"
+    );
     assert_eq!(idx.search("muon momentum scale", 5).unwrap(), expected);
     drop(idx);
 
@@ -114,11 +147,17 @@ async fn index_behind_is_caught_up_and_corrupt_index_is_rebuilt() {
     let (idx, outcome) = mitra::index::Bm25Index::open_synced(
         &cfg.data_dir.join("bm25"),
         &store,
-        mitra::analyzer::AnalyzerOptions { stemming: true, stopwords: false },
+        mitra::analyzer::AnalyzerOptions {
+            stemming: true,
+            stopwords: false,
+        },
         mitra::index::Bm25Params { k1: 1.2, b: 0.75 },
     )
     .await
     .unwrap();
-    assert!(matches!(outcome, mitra::index::SyncOutcome::Rebuilt(_)), "{outcome:?}");
+    assert!(
+        matches!(outcome, mitra::index::SyncOutcome::Rebuilt(_)),
+        "{outcome:?}"
+    );
     assert!(!idx.search("muon", 5).unwrap().is_empty());
 }

@@ -56,10 +56,16 @@ async fn simple_and_extended_protocol_agree() {
         )
         .await
         .unwrap();
-    let t = client.query(&stmt, &[&"b-tagging", &10i64, &1i64]).await.unwrap();
+    let t = client
+        .query(&stmt, &[&"b-tagging", &10i64, &1i64])
+        .await
+        .unwrap();
     assert_eq!(t.len(), 1);
     assert_eq!(t[0].get::<_, String>(0), "ttH(bb) with improved b-tagging");
-    let t = client.query(&stmt, &[&"dark photon", &10i64, &1i64]).await.unwrap();
+    let t = client
+        .query(&stmt, &[&"dark photon", &10i64, &1i64])
+        .await
+        .unwrap();
     assert_eq!(
         t[0].get::<_, String>(0),
         "Search for a dark photon decaying to muon pairs"
@@ -85,7 +91,9 @@ async fn simple_and_extended_protocol_agree() {
 
 async fn sqlstate(client: &tokio_postgres::Client, sql: &str) -> (SqlState, String) {
     let e = client.simple_query(sql).await.unwrap_err();
-    let db = e.as_db_error().unwrap_or_else(|| panic!("{sql}: not a db error: {e}"));
+    let db = e
+        .as_db_error()
+        .unwrap_or_else(|| panic!("{sql}: not a db error: {e}"));
     (db.code().clone(), db.message().to_string())
 }
 
@@ -97,22 +105,65 @@ async fn errors_carry_sqlstates_and_the_session_survives() {
     let client = common::connect(addr).await;
     let cases = [
         ("SELEC 1", SqlState::SYNTAX_ERROR, "syntax"),
-        ("SELECT * FROM no_such_table", SqlState::UNDEFINED_TABLE, "not found"),
-        ("SELECT * FROM no_such_fn('x', 1)", SqlState::UNDEFINED_FUNCTION, "not found"),
+        (
+            "SELECT * FROM no_such_table",
+            SqlState::UNDEFINED_TABLE,
+            "not found",
+        ),
+        (
+            "SELECT * FROM no_such_fn('x', 1)",
+            SqlState::UNDEFINED_FUNCTION,
+            "not found",
+        ),
         ("SELECT nope(1)", SqlState::UNDEFINED_FUNCTION, "nope"),
-        ("SELECT * FROM bm25('muon', 0)", SqlState::INVALID_PARAMETER_VALUE, "positive"),
-        ("SELECT * FROM bm25('muon', -5)", SqlState::INVALID_PARAMETER_VALUE, "positive"),
-        ("SELECT * FROM bm25('', 5)", SqlState::INVALID_PARAMETER_VALUE, "empty"),
-        ("SELECT * FROM bm25('  ...  ', 5)", SqlState::INVALID_PARAMETER_VALUE, "searchable"),
-        ("SELECT * FROM bm25(NULL, 5)", SqlState::INVALID_PARAMETER_VALUE, "NULL"),
-        ("SELECT * FROM bm25('muon', 'ten')", SqlState::INVALID_PARAMETER_VALUE, "integer"),
-        ("SELECT * FROM bm25('muon')", SqlState::UNDEFINED_FUNCTION, "takes"),
-        ("SELECT no_col FROM chunks", SqlState::UNDEFINED_COLUMN, "no_col"),
+        (
+            "SELECT * FROM bm25('muon', 0)",
+            SqlState::INVALID_PARAMETER_VALUE,
+            "positive",
+        ),
+        (
+            "SELECT * FROM bm25('muon', -5)",
+            SqlState::INVALID_PARAMETER_VALUE,
+            "positive",
+        ),
+        (
+            "SELECT * FROM bm25('', 5)",
+            SqlState::INVALID_PARAMETER_VALUE,
+            "empty",
+        ),
+        (
+            "SELECT * FROM bm25('  ...  ', 5)",
+            SqlState::INVALID_PARAMETER_VALUE,
+            "searchable",
+        ),
+        (
+            "SELECT * FROM bm25(NULL, 5)",
+            SqlState::INVALID_PARAMETER_VALUE,
+            "NULL",
+        ),
+        (
+            "SELECT * FROM bm25('muon', 'ten')",
+            SqlState::INVALID_PARAMETER_VALUE,
+            "integer",
+        ),
+        (
+            "SELECT * FROM bm25('muon')",
+            SqlState::UNDEFINED_FUNCTION,
+            "takes",
+        ),
+        (
+            "SELECT no_col FROM chunks",
+            SqlState::UNDEFINED_COLUMN,
+            "no_col",
+        ),
     ];
     for (sql, want, fragment) in cases {
         let (code, msg) = sqlstate(&client, sql).await;
         assert_eq!(code, want, "{sql}: {msg}");
-        assert!(msg.contains(fragment), "{sql}: message {msg:?} lacks {fragment:?}");
+        assert!(
+            msg.contains(fragment),
+            "{sql}: message {msg:?} lacks {fragment:?}"
+        );
     }
     // Extended protocol errors too.
     let e = client
@@ -127,7 +178,10 @@ async fn errors_carry_sqlstates_and_the_session_survives() {
         .unwrap_err();
     assert_eq!(e.code(), Some(&SqlState::INVALID_PARAMETER_VALUE));
     // The connection is still usable.
-    let r = client.query("SELECT count(*) FROM documents", &[]).await.unwrap();
+    let r = client
+        .query("SELECT count(*) FROM documents", &[])
+        .await
+        .unwrap();
     assert_eq!(r[0].get::<_, i64>(0), mitra::demo::NOTES.len() as i64);
 }
 
@@ -154,12 +208,23 @@ async fn database_name_auth_and_listen_policy() {
     // With users configured, passwords are checked.
     cfg.server.users.insert("alice".into(), "s3cret".into());
     let addr = common::serve(&cfg).await;
-    let ok = format!("host=127.0.0.1 port={} dbname=mitra user=alice password=s3cret", addr.port());
-    let (client, conn) = tokio_postgres::connect(&ok, tokio_postgres::NoTls).await.unwrap();
+    let ok = format!(
+        "host=127.0.0.1 port={} dbname=mitra user=alice password=s3cret",
+        addr.port()
+    );
+    let (client, conn) = tokio_postgres::connect(&ok, tokio_postgres::NoTls)
+        .await
+        .unwrap();
     tokio::spawn(conn);
     client.simple_query("SELECT 1").await.unwrap();
-    let wrong = format!("host=127.0.0.1 port={} dbname=mitra user=alice password=nope", addr.port());
-    let e = tokio_postgres::connect(&wrong, tokio_postgres::NoTls).await.err().unwrap();
+    let wrong = format!(
+        "host=127.0.0.1 port={} dbname=mitra user=alice password=nope",
+        addr.port()
+    );
+    let e = tokio_postgres::connect(&wrong, tokio_postgres::NoTls)
+        .await
+        .err()
+        .unwrap();
     assert_eq!(e.code(), Some(&SqlState::INVALID_PASSWORD));
     mitra::pg::check_listen(&addr0, &cfg.server).unwrap();
 }
@@ -171,11 +236,21 @@ async fn sees_documents_ingested_while_serving() {
     let addr = common::serve(&cfg).await;
     let client = common::connect(addr).await;
     let n = |rows: Vec<tokio_postgres::Row>| rows[0].get::<_, i64>(0);
-    assert_eq!(n(client.query("SELECT count(*) FROM bm25('zeppelin', 10)", &[]).await.unwrap()), 0);
+    assert_eq!(
+        n(client
+            .query("SELECT count(*) FROM bm25('zeppelin', 10)", &[])
+            .await
+            .unwrap()),
+        0
+    );
     // Another writer (as `mitra ingest` would be) adds a note.
     let extra = dir.path().join("extra");
     std::fs::create_dir_all(&extra).unwrap();
-    std::fs::write(extra.join("z.md"), "# Zeppelin\n\nA zeppelin-borne muon detector.\n").unwrap();
+    std::fs::write(
+        extra.join("z.md"),
+        "# Zeppelin\n\nA zeppelin-borne muon detector.\n",
+    )
+    .unwrap();
     {
         let (mut store, mut index) = common::open(&cfg).await;
         mitra::ingest::ingest_paths(&mut store, &mut index, &cfg, &[extra], false)
@@ -185,7 +260,10 @@ async fn sees_documents_ingested_while_serving() {
     }
     let mut found = 0;
     for _ in 0..50 {
-        found = n(client.query("SELECT count(*) FROM bm25('zeppelin', 10)", &[]).await.unwrap());
+        found = n(client
+            .query("SELECT count(*) FROM bm25('zeppelin', 10)", &[])
+            .await
+            .unwrap());
         if found > 0 {
             break;
         }
@@ -193,7 +271,10 @@ async fn sees_documents_ingested_while_serving() {
     }
     assert_eq!(found, 1);
     assert_eq!(
-        n(client.query("SELECT count(*) FROM documents", &[]).await.unwrap()),
+        n(client
+            .query("SELECT count(*) FROM documents", &[])
+            .await
+            .unwrap()),
         mitra::demo::NOTES.len() as i64 + 1
     );
 }

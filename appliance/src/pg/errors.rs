@@ -89,9 +89,8 @@ pub fn classify(e: &DataFusionError) -> (&'static str, String) {
         DataFusionError::ArrowError(a, _) => {
             let code = match a.as_ref() {
                 arrow_schema::ArrowError::DivideByZero => "22012",
-                arrow_schema::ArrowError::CastError(_) | arrow_schema::ArrowError::ParseError(_) => {
-                    "22P02"
-                }
+                arrow_schema::ArrowError::CastError(_)
+                | arrow_schema::ArrowError::ParseError(_) => "22P02",
                 _ => "XX000",
             };
             (code, a.to_string())
@@ -116,7 +115,9 @@ mod tests {
         let (code, msg) = classify(&wrapped);
         assert_eq!(code, "22023");
         assert!(msg.contains("k must be"));
-        let (code, _) = classify(&DataFusionError::Plan("table 'mitra.public.nope' not found".into()));
+        let (code, _) = classify(&DataFusionError::Plan(
+            "table 'mitra.public.nope' not found".into(),
+        ));
         assert_eq!(code, "42P01");
     }
 }

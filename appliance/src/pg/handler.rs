@@ -46,7 +46,12 @@ pub struct MitraParser {
 impl QueryParser for MitraParser {
     type Statement = Prepared;
 
-    async fn parse_sql<C>(&self, client: &C, sql: &str, _types: &[Option<Type>]) -> PgWireResult<Prepared>
+    async fn parse_sql<C>(
+        &self,
+        client: &C,
+        sql: &str,
+        _types: &[Option<Type>],
+    ) -> PgWireResult<Prepared>
     where
         C: ClientInfo + Unpin + Send + Sync,
     {
@@ -55,11 +60,13 @@ impl QueryParser for MitraParser {
             return Ok((sql.to_string(), None));
         }
         if statements.len() > 1 {
-            return Err(PgWireError::UserError(Box::new(pgwire::error::ErrorInfo::new(
-                "ERROR".into(),
-                "42601".into(),
-                "cannot insert multiple commands into a prepared statement".into(),
-            ))));
+            return Err(PgWireError::UserError(Box::new(
+                pgwire::error::ErrorInfo::new(
+                    "ERROR".into(),
+                    "42601".into(),
+                    "cannot insert multiple commands into a prepared statement".into(),
+                ),
+            )));
         }
         let statement = statements.remove(0);
         for hook in &self.hooks {
@@ -92,7 +99,11 @@ impl QueryParser for MitraParser {
             .collect()
     }
 
-    fn get_result_schema(&self, stmt: &Prepared, format: Option<&Format>) -> PgWireResult<Vec<FieldInfo>> {
+    fn get_result_schema(
+        &self,
+        stmt: &Prepared,
+        format: Option<&Format>,
+    ) -> PgWireResult<Vec<FieldInfo>> {
         match &stmt.1 {
             Some((_, plan)) if !matches!(plan, LogicalPlan::Ddl(_) | LogicalPlan::Dml(_)) => {
                 arrow_pg::datatypes::arrow_schema_to_pg_fields(
@@ -160,7 +171,12 @@ impl ExtendedQueryHandler for MitraService {
         self.parser.clone()
     }
 
-    async fn do_query<C>(&self, client: &mut C, portal: &Portal<Prepared>, _max_rows: usize) -> PgWireResult<Response>
+    async fn do_query<C>(
+        &self,
+        client: &mut C,
+        portal: &Portal<Prepared>,
+        _max_rows: usize,
+    ) -> PgWireResult<Response>
     where
         C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
         C::PortalStore: PortalStore,
@@ -172,7 +188,8 @@ impl ExtendedQueryHandler for MitraService {
         };
         tracing::debug!(query = %portal.statement.statement.0, "extended query");
         let types = params::types(ast, plan);
-        let type_refs: Vec<Option<&arrow_schema::DataType>> = types.iter().map(Option::as_ref).collect();
+        let type_refs: Vec<Option<&arrow_schema::DataType>> =
+            types.iter().map(Option::as_ref).collect();
         let values = arrow_pg::datatypes::df::deserialize_parameters(portal, &type_refs)?;
         for hook in &self.hooks {
             if let Some(resp) = hook
@@ -205,7 +222,9 @@ impl ExtendedQueryHandler for MitraService {
         };
         let df = self.ctx.execute_logical_plan(plan).await.map_err(api_err)?;
         let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));
-        let resp = arrow_pg::datatypes::df::encode_dataframe(df, &portal.result_column_format, Some(opts)).await?;
+        let resp =
+            arrow_pg::datatypes::df::encode_dataframe(df, &portal.result_column_format, Some(opts))
+                .await?;
         Ok(Response::Query(resp))
     }
 }

@@ -93,7 +93,8 @@ impl Server {
             startup: Arc::new(MitraStartup::new(cfg.users.clone(), manager.clone())),
             cancel: Arc::new(DefaultCancelHandler::new(manager)),
         });
-        let limiter = (cfg.max_connections > 0).then(|| Arc::new(Semaphore::new(cfg.max_connections)));
+        let limiter =
+            (cfg.max_connections > 0).then(|| Arc::new(Semaphore::new(cfg.max_connections)));
         Ok(Self {
             listener,
             handlers,
@@ -103,7 +104,9 @@ impl Server {
 
     /// The bound address.
     pub fn local_addr(&self) -> SocketAddr {
-        self.listener.local_addr().expect("bound listener has an address")
+        self.listener
+            .local_addr()
+            .expect("bound listener has an address")
     }
 
     /// Accepts connections until the task is dropped.

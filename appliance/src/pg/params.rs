@@ -89,9 +89,9 @@ fn literal(v: &ScalarValue) -> Expr {
             ScalarValue::Float32(Some(f)) if f.is_finite() => Value::Number(f.to_string(), false),
             ScalarValue::Float64(Some(f)) if f.is_finite() => Value::Number(f.to_string(), false),
             v if v.data_type().is_integer() => Value::Number(v.to_string(), false),
-            ScalarValue::Utf8(Some(s)) | ScalarValue::LargeUtf8(Some(s)) | ScalarValue::Utf8View(Some(s)) => {
-                Value::SingleQuotedString(s.clone())
-            }
+            ScalarValue::Utf8(Some(s))
+            | ScalarValue::LargeUtf8(Some(s))
+            | ScalarValue::Utf8View(Some(s)) => Value::SingleQuotedString(s.clone()),
             other => Value::SingleQuotedString(other.to_string()),
         }
     };
@@ -113,7 +113,10 @@ pub fn bind(stmt: &mut Statement, values: &[ScalarValue]) -> Result<(), String> 
         ControlFlow::<()>::Continue(())
     });
     match missing {
-        Some(i) => Err(format!("parameter ${i} is not bound ({} given)", values.len())),
+        Some(i) => Err(format!(
+            "parameter ${i} is not bound ({} given)",
+            values.len()
+        )),
         None => Ok(()),
     }
 }
@@ -125,7 +128,9 @@ mod tests {
     use datafusion::sql::sqlparser::parser::Parser;
 
     fn parse(sql: &str) -> Statement {
-        Parser::parse_sql(&PostgreSqlDialect {}, sql).unwrap().remove(0)
+        Parser::parse_sql(&PostgreSqlDialect {}, sql)
+            .unwrap()
+            .remove(0)
     }
 
     #[test]

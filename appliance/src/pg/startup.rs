@@ -8,7 +8,9 @@ use async_trait::async_trait;
 use futures::Sink;
 use pgwire::api::auth::cleartext::CleartextPasswordAuthStartupHandler;
 use pgwire::api::auth::noop::NoopStartupHandler;
-use pgwire::api::auth::{AuthSource, DefaultServerParameterProvider, LoginInfo, Password, StartupHandler};
+use pgwire::api::auth::{
+    AuthSource, DefaultServerParameterProvider, LoginInfo, Password, StartupHandler,
+};
 use pgwire::api::{ClientInfo, ConnectionManager};
 use pgwire::error::{ErrorInfo, PgWireError, PgWireResult};
 use pgwire::messages::{PgWireBackendMessage, PgWireFrontendMessage};
@@ -47,7 +49,7 @@ pub enum MitraStartup {
     /// Any user name is accepted.
     NoAuth(NoAuth),
     /// Cleartext password checked against the configured users.
-    Password(CleartextPasswordAuthStartupHandler<ConfigUsers, DefaultServerParameterProvider>),
+    Password(Box<CleartextPasswordAuthStartupHandler<ConfigUsers, DefaultServerParameterProvider>>),
 }
 
 impl MitraStartup {
@@ -56,20 +58,24 @@ impl MitraStartup {
         if users.is_empty() {
             Self::NoAuth(NoAuth { manager })
         } else {
-            Self::Password(
+            Self::Password(Box::new(
                 CleartextPasswordAuthStartupHandler::new(
                     ConfigUsers(users),
                     DefaultServerParameterProvider::default(),
                 )
                 .with_connection_manager(manager),
-            )
+            ))
         }
     }
 }
 
 #[async_trait]
 impl StartupHandler for MitraStartup {
-    async fn on_startup<C>(&self, client: &mut C, message: PgWireFrontendMessage) -> PgWireResult<()>
+    async fn on_startup<C>(
+        &self,
+        client: &mut C,
+        message: PgWireFrontendMessage,
+    ) -> PgWireResult<()>
     where
         C: ClientInfo + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
         C::Error: Debug,

@@ -69,9 +69,9 @@ pub fn eval(session: &dyn Session, function: &'static str, expr: &Expr) -> Resul
 /// A text argument.
 pub fn text(function: &'static str, name: &str, v: &ScalarValue) -> Result<String, SqlFnError> {
     match v {
-        ScalarValue::Utf8(Some(s)) | ScalarValue::LargeUtf8(Some(s)) | ScalarValue::Utf8View(Some(s)) => {
-            Ok(s.clone())
-        }
+        ScalarValue::Utf8(Some(s))
+        | ScalarValue::LargeUtf8(Some(s))
+        | ScalarValue::Utf8View(Some(s)) => Ok(s.clone()),
         v if v.is_null() => Err(SqlFnError::InvalidArgument {
             function,
             message: format!("{name} must not be NULL"),
@@ -93,13 +93,18 @@ pub fn integer(function: &'static str, name: &str, v: &ScalarValue) -> Result<i6
         return Err(bad(format!("{name} must not be NULL")));
     }
     match v {
-        ScalarValue::Utf8(Some(s)) | ScalarValue::LargeUtf8(Some(s)) | ScalarValue::Utf8View(Some(s)) => s
+        ScalarValue::Utf8(Some(s))
+        | ScalarValue::LargeUtf8(Some(s))
+        | ScalarValue::Utf8View(Some(s)) => s
             .trim()
             .parse::<i64>()
             .map_err(|_| bad(format!("{name} must be an integer, got '{s}'"))),
         _ => match v.cast_to(&DataType::Int64) {
             Ok(ScalarValue::Int64(Some(n))) if v.data_type().is_integer() => Ok(n),
-            _ => Err(bad(format!("{name} must be an integer, got {}", v.data_type()))),
+            _ => Err(bad(format!(
+                "{name} must be an integer, got {}",
+                v.data_type()
+            ))),
         },
     }
 }

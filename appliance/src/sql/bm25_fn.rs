@@ -49,7 +49,11 @@ impl Bm25Function {
         Self { index, limits }
     }
 
-    fn resolve(&self, session: &dyn Session, exprs: &[Expr]) -> std::result::Result<Option<(String, usize)>, SqlFnError> {
+    fn resolve(
+        &self,
+        session: &dyn Session,
+        exprs: &[Expr],
+    ) -> std::result::Result<Option<(String, usize)>, SqlFnError> {
         if exprs.len() != 2 {
             return Err(SqlFnError::WrongArity {
                 function: NAME,
@@ -119,7 +123,9 @@ struct Bm25Table {
 
 impl std::fmt::Debug for Bm25Index {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Bm25Index").field("dir", &self.dir()).finish()
+        f.debug_struct("Bm25Index")
+            .field("dir", &self.dir())
+            .finish()
     }
 }
 
@@ -128,8 +134,12 @@ pub fn ranked_batch(rows: &[(String, String, f32)]) -> Result<RecordBatch> {
     let batch = RecordBatch::try_new(
         RANKED_SCHEMA.clone(),
         vec![
-            Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.0.as_str()))),
-            Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.1.as_str()))),
+            Arc::new(StringArray::from_iter_values(
+                rows.iter().map(|r| r.0.as_str()),
+            )),
+            Arc::new(StringArray::from_iter_values(
+                rows.iter().map(|r| r.1.as_str()),
+            )),
             Arc::new(Float32Array::from_iter_values(rows.iter().map(|r| r.2))),
             Arc::new(Int64Array::from_iter_values(1..=rows.len() as i64)),
         ],
@@ -166,8 +176,10 @@ impl TableProvider for Bm25Table {
             .await
             .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?
             .map_err(|e| SqlFnError::Index(e).into_df())?;
-        let rows: Vec<(String, String, f32)> =
-            hits.into_iter().map(|h| (h.chunk_id, h.doc_id, h.score)).collect();
+        let rows: Vec<(String, String, f32)> = hits
+            .into_iter()
+            .map(|h| (h.chunk_id, h.doc_id, h.score))
+            .collect();
         let batch = ranked_batch(&rows)?;
         Ok(MemorySourceConfig::try_new_exec(
             &[vec![batch]],

@@ -75,7 +75,10 @@ impl TableProvider for LiveLanceTable {
     ) -> Result<Vec<TableProviderFilterPushDown>> {
         match self.current.try_lock() {
             Ok(ds) => Self::provider(ds.clone()).supports_filters_pushdown(filters),
-            Err(_) => Ok(vec![TableProviderFilterPushDown::Unsupported; filters.len()]),
+            Err(_) => Ok(vec![
+                TableProviderFilterPushDown::Unsupported;
+                filters.len()
+            ]),
         }
     }
 

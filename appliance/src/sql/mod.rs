@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use datafusion::prelude::{SessionConfig, SessionContext};
 
-pub use args::{PARAM_TYPES, TableFnSignature};
+pub use args::{TableFnSignature, PARAM_TYPES};
 pub use bm25_fn::Bm25Function;
 pub use error::SqlFnError;
 pub use live_table::LiveLanceTable;

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The test command: set-up, formatting, lints, unit and integration tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}"
+bash scripts/setup.sh
+# The shared BEIR collections live beside the checkout (../shared/datasets).
+export MITRA_TEST_DATASETS="${MITRA_TEST_DATASETS:-$(cd .. && pwd)/shared/datasets}"
+# Every client test must run, not skip.
+export MITRA_TEST_REQUIRE_CLIENTS="${MITRA_TEST_REQUIRE_CLIENTS:-1}"
+cargo fmt --all -- --check
+cargo clippy --all-targets --locked -- -D warnings
+cargo test --locked --lib --bins --tests
