@@ -15,19 +15,17 @@ use std::path::{Path, PathBuf};
 
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
-use tantivy::postings::Postings;
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, STORED, STRING,
 };
 use tantivy::tokenizer::TextAnalyzer;
-use tantivy::{
-    DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, TERMINATED,
-};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 use crate::analyzer::{
     AnalyzerOptions, PhysicsAnalyzer, Stream, SYMBOLS_TOKENIZER, WORDS_TOKENIZER,
 };
 use crate::store::{str_col, ChunkRow, Store, StoreError};
+use mitra_bm25::scorer::ScoredField;
 
 /// Errors of the BM25 index.
 #[derive(Debug, thiserror::Error)]
@@ -119,13 +117,6 @@ impl Fields {
         match stream {
             Stream::Words => "len_text",
             Stream::Symbols => "len_symbols",
-        }
-    }
-
-    fn of(&self, stream: Stream) -> Field {
-        match stream {
-            Stream::Words => self.text,
-            Stream::Symbols => self.symbols,
         }
     }
 }
@@ -476,95 +467,21 @@ impl Bm25Index {
     pub fn search_terms(&self, terms: &[(Stream, String)], k: usize) -> Result<Vec<Hit>> {
         let searcher = self.reader.searcher();
         let Bm25Params { k1, b } = self.params;
-        let mut total_docs = 0u64;
-        for seg in searcher.segment_readers() {
-            total_docs += u64::from(seg.max_doc());
-        }
-        if total_docs == 0 || k == 0 || terms.is_empty() {
-            return Ok(Vec::new());
-        }
-        // Per-field length normalisation: avgdl from the field's token total (as Lucene).
-        let mut norm_tables: Vec<(Field, &'static str, f32)> = Vec::new();
-        for stream in [Stream::Words, Stream::Symbols] {
-            let field = self.fields.of(stream);
-            let mut total_tokens = 0u64;
-            for seg in searcher.segment_readers() {
-                total_tokens += seg.inverted_index(field)?.total_num_tokens();
-            }
-            let avgdl = (total_tokens as f32 / total_docs as f32).max(f32::MIN_POSITIVE);
-            norm_tables.push((field, self.fields.len_of(stream), avgdl));
-        }
-        let term_objs: Vec<(usize, Term)> = terms
+        let fields = [
+            ScoredField {
+                field: self.fields.text,
+                len_field: self.fields.len_of(Stream::Words),
+            },
+            ScoredField {
+                field: self.fields.symbols,
+                len_field: self.fields.len_of(Stream::Symbols),
+            },
+        ];
+        let terms: Vec<(usize, String)> = terms
             .iter()
-            .map(|(stream, t)| {
-                let slot = usize::from(*stream == Stream::Symbols);
-                (slot, Term::from_field_text(norm_tables[slot].0, t))
-            })
+            .map(|(s, t)| (usize::from(*s == Stream::Symbols), t.clone()))
             .collect();
-        let mut idfs = Vec::with_capacity(term_objs.len());
-        for (_, t) in &term_objs {
-            let df = searcher.doc_freq(t)?;
-            idfs.push(if df == 0 {
-                0.0
-            } else {
-                let x = (total_docs - df) as f32 + 0.5;
-                (1.0 + x / (df as f32 + 0.5)).ln()
-            });
-        }
-        // (score, segment, doc)
-        let mut candidates: Vec<(f32, u32, u32)> = Vec::new();
-        let mut acc: Vec<f32> = Vec::new();
-        let mut touched: Vec<u32> = Vec::new();
-        for (seg_ord, seg) in searcher.segment_readers().iter().enumerate() {
-            acc.clear();
-            acc.resize(seg.max_doc() as usize, 0.0);
-            touched.clear();
-            for ((slot, t), &idf) in term_objs.iter().zip(&idfs) {
-                if idf == 0.0 {
-                    continue;
-                }
-                let (field, len_name, avgdl) = norm_tables[*slot];
-                let inv = seg.inverted_index(field)?;
-                let lens = seg.fast_fields().u64(len_name)?;
-                let (c1, c2) = (k1 * (1.0 - b), k1 * b / avgdl);
-                let postings =
-                    inv.read_postings(t, IndexRecordOption::WithFreqs)
-                        .map_err(|source| IndexError::Io {
-                            path: self.dir.clone(),
-                            source,
-                        })?;
-                let Some(mut postings) = postings else {
-                    continue;
-                };
-                let mut doc = postings.doc();
-                while doc != TERMINATED {
-                    let tf = postings.term_freq() as f32;
-                    let norm = c1 + c2 * lens.values.get_val(doc) as f32;
-                    let slot = &mut acc[doc as usize];
-                    if *slot == 0.0 {
-                        touched.push(doc);
-                    }
-                    *slot += idf * tf / (tf + norm);
-                    doc = postings.advance();
-                }
-            }
-            let alive = seg.alive_bitset();
-            for &doc in &touched {
-                if alive.is_none_or(|a| a.is_alive(doc)) {
-                    candidates.push((acc[doc as usize], seg_ord as u32, doc));
-                }
-            }
-        }
-        let by_score = |a: &(f32, u32, u32), b: &(f32, u32, u32)| b.0.total_cmp(&a.0);
-        if candidates.len() > k {
-            candidates.select_nth_unstable_by(k - 1, by_score);
-            let kth = candidates[k - 1].0;
-            // Keep every candidate tied with the k-th so that the id tie-break is exact.
-            let (head, tail) = candidates.split_at(k);
-            let mut keep: Vec<_> = head.to_vec();
-            keep.extend(tail.iter().filter(|c| c.0 == kth));
-            candidates = keep;
-        }
+        let candidates = mitra_bm25::scorer::top_k(&searcher, &fields, &terms, k1, b, k)?;
         let readers = searcher.segment_readers();
         let mut hits = Vec::with_capacity(candidates.len());
         let mut buf = String::new();
@@ -575,8 +492,9 @@ impl Bm25Index {
                 seg.fast_fields().str("doc_id")?,
             ));
         }
-        for (score, seg, doc) in candidates {
-            let (ids, docs) = &cols[seg as usize];
+        for (score, addr) in candidates {
+            let doc = addr.doc_id;
+            let (ids, docs) = &cols[addr.segment_ord as usize];
             let read =
                 |col: &Option<tantivy::columnar::StrColumn>, buf: &mut String| -> Result<String> {
                     buf.clear();

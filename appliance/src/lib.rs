@@ -1,6 +1,6 @@
 //! Mitra: an on-premise retrieval appliance (Lance storage, tantivy BM25, DataFusion SQL over pgwire).
 
-pub mod analyzer;
+pub use mitra_bm25::analyzer;
 pub mod beir;
 pub mod chunker;
 pub mod config;
