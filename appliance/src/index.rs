@@ -25,7 +25,10 @@ use crate::analyzer::{
     AnalyzerOptions, PhysicsAnalyzer, Stream, SYMBOLS_TOKENIZER, WORDS_TOKENIZER,
 };
 use crate::store::{str_col, ChunkRow, Store, StoreError};
-use mitra_bm25::scorer::ScoredField;
+use std::sync::Arc;
+
+use mitra_bm25::scorer::{ScoredField, ScoringStats};
+use tantivy::columnar::StrColumn;
 
 /// Errors of the BM25 index.
 #[derive(Debug, thiserror::Error)]
@@ -150,6 +153,83 @@ fn schema() -> (Schema, Fields) {
     )
 }
 
+/// Strings stored back to back, addressed by ordinal.
+#[derive(Default)]
+struct Strings {
+    buf: String,
+    ends: Vec<u32>,
+}
+
+impl Strings {
+    fn get(&self, ord: u32) -> &str {
+        let end = self.ends[ord as usize] as usize;
+        let start = if ord == 0 {
+            0
+        } else {
+            self.ends[ord as usize - 1] as usize
+        };
+        &self.buf[start..end]
+    }
+}
+
+/// The chunk and document ids of one immutable segment, in memory (decoding tantivy's compressed
+/// dictionary blocks per hit dominated query time).
+#[derive(Default)]
+struct SegmentIds {
+    chunk_ids: Strings,
+    doc_ids: Strings,
+    /// Per document: (chunk id ordinal, doc id ordinal).
+    ords: Vec<(u32, u32)>,
+}
+
+fn load_strings(col: &StrColumn) -> std::io::Result<Strings> {
+    let mut out = Strings::default();
+    let mut stream = col.dictionary().stream()?;
+    while stream.advance() {
+        out.buf.push_str(&String::from_utf8_lossy(stream.key()));
+        out.ends.push(out.buf.len() as u32);
+    }
+    Ok(out)
+}
+
+impl SegmentIds {
+    fn load(seg: &tantivy::SegmentReader) -> Result<Self> {
+        let io = |source| IndexError::Io {
+            path: PathBuf::new(),
+            source,
+        };
+        let (Some(c), Some(d)) = (
+            seg.fast_fields().str("chunk_id")?,
+            seg.fast_fields().str("doc_id")?,
+        ) else {
+            return Ok(Self::default());
+        };
+        let chunk_ids = load_strings(&c).map_err(io)?;
+        let doc_ids = load_strings(&d).map_err(io)?;
+        let ords = (0..seg.max_doc())
+            .map(|doc| {
+                (
+                    c.term_ords(doc).next().unwrap_or(0) as u32,
+                    d.term_ords(doc).next().unwrap_or(0) as u32,
+                )
+            })
+            .collect();
+        Ok(Self {
+            chunk_ids,
+            doc_ids,
+            ords,
+        })
+    }
+}
+
+/// Columns and statistics opened once per searcher generation.
+struct SearcherCache {
+    generation: u64,
+    searcher: tantivy::Searcher,
+    stats: ScoringStats,
+    ids: Vec<Arc<SegmentIds>>,
+}
+
 /// The BM25 index of one data directory.
 pub struct Bm25Index {
     dir: PathBuf,
@@ -159,6 +239,7 @@ pub struct Bm25Index {
     fields: Fields,
     analyzer: PhysicsAnalyzer,
     params: Bm25Params,
+    cache: std::sync::Mutex<Option<Arc<SearcherCache>>>,
 }
 
 impl Bm25Index {
@@ -270,6 +351,7 @@ impl Bm25Index {
             fields,
             analyzer,
             params,
+            cache: std::sync::Mutex::new(None),
         })
     }
 
@@ -463,11 +545,8 @@ impl Bm25Index {
         self.search_terms(&terms, k)
     }
 
-    /// Top-`k` chunks for already-analyzed query terms (duplicates count twice, as in Lucene).
-    pub fn search_terms(&self, terms: &[(Stream, String)], k: usize) -> Result<Vec<Hit>> {
-        let searcher = self.reader.searcher();
-        let Bm25Params { k1, b } = self.params;
-        let fields = [
+    fn scored_fields(&self) -> [ScoredField; 2] {
+        [
             ScoredField {
                 field: self.fields.text,
                 len_field: self.fields.len_of(Stream::Words),
@@ -476,44 +555,76 @@ impl Bm25Index {
                 field: self.fields.symbols,
                 len_field: self.fields.len_of(Stream::Symbols),
             },
-        ];
+        ]
+    }
+
+    /// The current searcher with its statistics and id columns, opened once per generation.
+    fn cached(&self) -> Result<Arc<SearcherCache>> {
+        let searcher = self.reader.searcher();
+        let generation = searcher.generation().generation_id();
+        let mut guard = self.cache.lock().expect("cache lock");
+        if let Some(c) = guard.as_ref().filter(|c| c.generation == generation) {
+            return Ok(c.clone());
+        }
+        let stats = ScoringStats::new(&searcher, &self.scored_fields())?;
+        // Segments are immutable: reuse the id tables of segments the previous generation had.
+        let previous: std::collections::HashMap<tantivy::index::SegmentId, Arc<SegmentIds>> = guard
+            .as_ref()
+            .map(|c| {
+                c.searcher
+                    .segment_readers()
+                    .iter()
+                    .map(|s| s.segment_id())
+                    .zip(c.ids.iter().cloned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut ids = Vec::new();
+        for seg in searcher.segment_readers() {
+            ids.push(match previous.get(&seg.segment_id()) {
+                Some(t) => t.clone(),
+                None => Arc::new(SegmentIds::load(seg)?),
+            });
+        }
+        let c = Arc::new(SearcherCache {
+            generation,
+            searcher,
+            stats,
+            ids,
+        });
+        *guard = Some(c.clone());
+        Ok(c)
+    }
+
+    /// Top-`k` chunks for already-analyzed query terms (duplicates count twice, as in Lucene).
+    pub fn search_terms(&self, terms: &[(Stream, String)], k: usize) -> Result<Vec<Hit>> {
+        let cache = self.cached()?;
+        let Bm25Params { k1, b } = self.params;
         let terms: Vec<(usize, String)> = terms
             .iter()
             .map(|(s, t)| (usize::from(*s == Stream::Symbols), t.clone()))
             .collect();
-        let candidates = mitra_bm25::scorer::top_k(&searcher, &fields, &terms, k1, b, k)?;
-        let readers = searcher.segment_readers();
-        let mut hits = Vec::with_capacity(candidates.len());
-        let mut buf = String::new();
-        let mut cols = Vec::with_capacity(readers.len());
-        for seg in readers {
-            cols.push((
-                seg.fast_fields().str("chunk_id")?,
-                seg.fast_fields().str("doc_id")?,
-            ));
-        }
-        for (score, addr) in candidates {
-            let doc = addr.doc_id;
-            let (ids, docs) = &cols[addr.segment_ord as usize];
-            let read =
-                |col: &Option<tantivy::columnar::StrColumn>, buf: &mut String| -> Result<String> {
-                    buf.clear();
-                    if let Some(c) = col {
-                        if let Some(ord) = c.term_ords(doc).next() {
-                            c.ord_to_str(ord, buf).map_err(|e| IndexError::Io {
-                                path: self.dir.clone(),
-                                source: e,
-                            })?;
-                        }
-                    }
-                    Ok(buf.clone())
-                };
-            hits.push(Hit {
-                chunk_id: read(ids, &mut buf)?,
-                doc_id: read(docs, &mut buf)?,
-                score,
-            });
-        }
+        let candidates = mitra_bm25::scorer::top_k(
+            &cache.searcher,
+            &cache.stats,
+            &self.scored_fields(),
+            &terms,
+            (k1, b),
+            k,
+        )?;
+        let hits: Vec<Hit> = candidates
+            .into_iter()
+            .map(|(score, addr)| {
+                let t = &cache.ids[addr.segment_ord as usize];
+                let (c, d) = t.ords[addr.doc_id as usize];
+                Hit {
+                    chunk_id: t.chunk_ids.get(c).to_string(),
+                    doc_id: t.doc_ids.get(d).to_string(),
+                    score,
+                }
+            })
+            .collect();
+        let mut hits = hits;
         hits.sort_by(|a, b| {
             b.score
                 .total_cmp(&a.score)

@@ -5,9 +5,12 @@
 //! read from a u64 fast field; `avgdl` is the field's token total over `N`. Statistics include
 //! deleted-but-unmerged documents, as in Lucene.
 
-use tantivy::postings::Postings;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use tantivy::columnar::Column;
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocAddress, DocSet, Searcher, Term, TERMINATED};
+use tantivy::{DocAddress, Searcher, Term};
 
 /// One scored field: its postings and the fast field holding each document's token count.
 #[derive(Debug, Clone, Copy)]
@@ -18,84 +21,172 @@ pub struct ScoredField {
     pub len_field: &'static str,
 }
 
+thread_local! {
+    /// Score accumulator (kept all-zero between queries) and the list of touched documents.
+    static SCRATCH: std::cell::RefCell<(Vec<f32>, Vec<u32>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Per-searcher statistics and open length columns, reusable across queries of one searcher.
+pub struct ScoringStats {
+    total_docs: u64,
+    avgdl: Vec<f32>,
+    /// `lens[segment][field][doc]`: exact token counts, decoded once per searcher.
+    lens: Vec<Vec<Vec<f32>>>,
+}
+
+impl ScoringStats {
+    /// Computes collection statistics and opens the length columns of every segment.
+    pub fn new(searcher: &Searcher, fields: &[ScoredField]) -> tantivy::Result<Self> {
+        let total_docs: u64 = searcher
+            .segment_readers()
+            .iter()
+            .map(|s| u64::from(s.max_doc()))
+            .sum();
+        let mut avgdl = Vec::with_capacity(fields.len());
+        for f in fields {
+            let mut tokens = 0u64;
+            for seg in searcher.segment_readers() {
+                tokens += seg.inverted_index(f.field)?.total_num_tokens();
+            }
+            avgdl.push((tokens as f32 / total_docs.max(1) as f32).max(f32::MIN_POSITIVE));
+        }
+        let mut lens = Vec::new();
+        for seg in searcher.segment_readers() {
+            let mut per_field = Vec::with_capacity(fields.len());
+            for f in fields {
+                let col: Column<u64> = seg.fast_fields().u64(f.len_field)?;
+                let decoded: Vec<f32> = (0..seg.max_doc())
+                    .map(|d| col.values.get_val(d) as f32)
+                    .collect();
+                per_field.push(decoded);
+            }
+            lens.push(per_field);
+        }
+        Ok(Self {
+            total_docs,
+            avgdl,
+            lens,
+        })
+    }
+}
+
 /// The top `k` documents for `terms` (index into `fields`, term text); duplicates count twice.
 /// Candidates tied with the k-th score are all returned so that callers can break ties exactly.
+/// `stats` must come from the same searcher.
 pub fn top_k(
     searcher: &Searcher,
+    stats: &ScoringStats,
     fields: &[ScoredField],
     terms: &[(usize, String)],
-    k1: f32,
-    b: f32,
+    (k1, b): (f32, f32),
     k: usize,
 ) -> tantivy::Result<Vec<(f32, DocAddress)>> {
-    let total_docs: u64 = searcher
-        .segment_readers()
-        .iter()
-        .map(|s| u64::from(s.max_doc()))
-        .sum();
+    let (total_docs, avgdl) = (stats.total_docs, &stats.avgdl);
     if total_docs == 0 || k == 0 || terms.is_empty() {
         return Ok(Vec::new());
     }
-    let mut avgdl = Vec::with_capacity(fields.len());
-    for f in fields {
-        let mut tokens = 0u64;
-        for seg in searcher.segment_readers() {
-            tokens += seg.inverted_index(f.field)?.total_num_tokens();
-        }
-        avgdl.push((tokens as f32 / total_docs as f32).max(f32::MIN_POSITIVE));
-    }
-    let mut query: Vec<(usize, Term, f32)> = Vec::with_capacity(terms.len());
+    // One dictionary lookup per (segment, term): document frequency and postings both come from it.
+    let segments = searcher.segment_readers();
+    let mut infos: Vec<Vec<Option<tantivy::postings::TermInfo>>> = Vec::with_capacity(terms.len());
+    let mut query: Vec<(usize, f32)> = Vec::with_capacity(terms.len());
     for (fi, text) in terms {
         let term = Term::from_field_text(fields[*fi].field, text);
-        let df = searcher.doc_freq(&term)?;
+        let mut per_seg = Vec::with_capacity(segments.len());
+        let mut df = 0u64;
+        for seg in segments {
+            let ti = seg
+                .inverted_index(fields[*fi].field)?
+                .get_term_info(&term)?;
+            df += ti.as_ref().map_or(0, |t| u64::from(t.doc_freq));
+            per_seg.push(ti);
+        }
         if df == 0 {
             continue;
         }
         let x = (total_docs - df) as f32 + 0.5;
-        query.push((*fi, term, (1.0 + x / (df as f32 + 0.5)).ln()));
+        query.push((*fi, (1.0 + x / (df as f32 + 0.5)).ln()));
+        infos.push(per_seg);
     }
     let mut candidates: Vec<(f32, DocAddress)> = Vec::new();
-    let mut acc: Vec<f32> = Vec::new();
-    let mut touched: Vec<u32> = Vec::new();
-    for (seg_ord, seg) in searcher.segment_readers().iter().enumerate() {
-        acc.clear();
-        acc.resize(seg.max_doc() as usize, 0.0);
-        touched.clear();
-        for (fi, term, idf) in &query {
-            let f = fields[*fi];
-            let inv = seg.inverted_index(f.field)?;
-            let Some(mut postings) = inv.read_postings(term, IndexRecordOption::WithFreqs)? else {
-                continue;
-            };
-            let lens = seg.fast_fields().u64(f.len_field)?;
-            let (c1, c2) = (k1 * (1.0 - b), k1 * b / avgdl[*fi]);
-            let mut doc = postings.doc();
-            while doc != TERMINATED {
-                let tf = postings.term_freq() as f32;
-                let norm = c1 + c2 * lens.values.get_val(doc) as f32;
-                let slot = &mut acc[doc as usize];
-                if *slot == 0.0 {
-                    touched.push(doc);
+    let mut best: BinaryHeap<Reverse<Score>> = BinaryHeap::with_capacity(k + 1);
+    SCRATCH.with_borrow_mut(|(acc, touched)| -> tantivy::Result<()> {
+        for (seg_ord, seg) in segments.iter().enumerate() {
+            if acc.len() < seg.max_doc() as usize {
+                acc.resize(seg.max_doc() as usize, 0.0);
+            }
+            touched.clear();
+            for ((fi, idf), per_seg) in query.iter().zip(&infos) {
+                let Some(ti) = &per_seg[seg_ord] else {
+                    continue;
+                };
+                let f = fields[*fi];
+                let mut block = seg
+                    .inverted_index(f.field)?
+                    .read_block_postings_from_terminfo(ti, IndexRecordOption::WithFreqs)?;
+                let lens = &stats.lens[seg_ord][*fi];
+                let (c1, c2) = (k1 * (1.0 - b), k1 * b / avgdl[*fi]);
+                // Whole blocks of 128 postings at a time.
+                loop {
+                    let docs = block.docs();
+                    if docs.is_empty() {
+                        break;
+                    }
+                    for (&doc, &tf) in docs.iter().zip(block.freqs()) {
+                        let tf = tf as f32;
+                        let norm = c1 + c2 * lens[doc as usize];
+                        let slot = &mut acc[doc as usize];
+                        if *slot == 0.0 {
+                            touched.push(doc);
+                        }
+                        *slot += idf * tf / (tf + norm);
+                    }
+                    block.advance();
                 }
-                *slot += idf * tf / (tf + norm);
-                doc = postings.advance();
+            }
+            let alive = seg.alive_bitset();
+            for &doc in touched.iter() {
+                let score = std::mem::take(&mut acc[doc as usize]);
+                if alive.is_some_and(|a| !a.is_alive(doc)) {
+                    continue;
+                }
+                // A min-heap of the k best scores: only candidates that can still make the
+                // top k (ties included) are kept.
+                let min = best.peek().map_or(f32::MIN, |r| r.0 .0);
+                if best.len() < k {
+                    best.push(Reverse(Score(score)));
+                } else if score > min {
+                    best.pop();
+                    best.push(Reverse(Score(score)));
+                } else if score < min {
+                    continue;
+                }
+                candidates.push((score, DocAddress::new(seg_ord as u32, doc)));
             }
         }
-        let alive = seg.alive_bitset();
-        for &doc in &touched {
-            if alive.is_none_or(|a| a.is_alive(doc)) {
-                candidates.push((acc[doc as usize], DocAddress::new(seg_ord as u32, doc)));
-            }
-        }
+        Ok(())
+    })?;
+    if best.len() == k {
+        let kth = best.peek().map_or(f32::MIN, |r| r.0 .0);
+        candidates.retain(|c| c.0 >= kth);
     }
-    if candidates.len() > k {
-        let by_score = |a: &(f32, DocAddress), b: &(f32, DocAddress)| b.0.total_cmp(&a.0);
-        candidates.select_nth_unstable_by(k - 1, by_score);
-        let kth = candidates[k - 1].0;
-        let (head, tail) = candidates.split_at(k);
-        let mut keep = head.to_vec();
-        keep.extend(tail.iter().filter(|c| c.0 == kth));
-        candidates = keep;
-    }
+    candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
     Ok(candidates)
+}
+
+/// f32 ordered by `total_cmp`, for the heap.
+#[derive(PartialEq)]
+struct Score(f32);
+
+impl Eq for Score {}
+
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Score {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
 }
