@@ -6,6 +6,7 @@ pub mod chunker;
 pub mod config;
 pub mod demo;
 pub mod error;
+pub mod eval;
 pub mod index;
 pub mod ingest;
 pub mod metrics;

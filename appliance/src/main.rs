@@ -9,7 +9,7 @@ use mitra::analyzer::AnalyzerOptions;
 use mitra::config::Config;
 use mitra::index::{Bm25Index, Bm25Params, SyncOutcome};
 use mitra::store::Store;
-use mitra::{beir, demo, ingest, pg, sql, table_fmt, AppError};
+use mitra::{beir, demo, eval, ingest, pg, sql, table_fmt, AppError};
 
 #[derive(Parser)]
 #[command(
@@ -54,6 +54,42 @@ enum Command {
     },
     /// Show tables, row counts, Lance versions and the BM25 index state.
     Status,
+    /// Evaluate retrievers on a BEIR collection (trec_eval metrics, run files, answer checks).
+    Eval {
+        /// BEIR collection folder (corpus.jsonl, queries.jsonl, qrels/test.tsv).
+        #[arg(long)]
+        dataset: PathBuf,
+        /// Retrievers, comma-separated; one row each.
+        #[arg(long, default_value = "bm25", value_delimiter = ',')]
+        retriever: Vec<String>,
+        /// Extra cutoff reported as nDCG@k, P@k and R@k.
+        #[arg(long, default_value_t = 10)]
+        k: usize,
+        /// Documents retrieved per query (run depth).
+        #[arg(long, default_value_t = 100)]
+        depth: usize,
+        /// Query files (repeatable); each is reported separately. Default DATASET/queries.jsonl.
+        #[arg(long = "queries")]
+        queries: Vec<PathBuf>,
+        /// Qrels file. Default DATASET/qrels/test.tsv.
+        #[arg(long)]
+        qrels: Option<PathBuf>,
+        /// Write a TREC run file (qid Q0 docid rank score tag).
+        #[arg(long)]
+        run: Option<PathBuf>,
+        /// Write every metric, per retriever, query set and query, as JSON.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Sweep fusion weights and K over the first two retrievers.
+        #[arg(long)]
+        sweep: bool,
+        /// Question file for answer evaluation (abstention, key-point coverage).
+        #[arg(long)]
+        questions: Option<PathBuf>,
+        /// The baseline answerer abstains when the best BM25 score is below this.
+        #[arg(long, default_value_t = 5.0)]
+        abstain_below: f32,
+    },
     /// Ingest the bundled demo notes and serve them.
     Demo {
         /// Address to listen on (default 127.0.0.1:5433).
@@ -117,14 +153,49 @@ async fn serve(cfg: &Config, banner: bool) -> Result<(), AppError> {
     Ok(())
 }
 
+/// A fresh scratch data directory for `mitra eval`, unless a store was named explicitly.
+fn tempdir_for_eval(explicit: bool) -> Result<Option<PathBuf>, AppError> {
+    if explicit {
+        return Ok(None);
+    }
+    let dir = std::env::temp_dir().join(format!("mitra-eval-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(Some(dir))
+}
+
+/// Chunk texts by id (for quoting answers).
+async fn chunk_texts(store: &Store) -> Result<std::collections::HashMap<String, String>, AppError> {
+    use futures::TryStreamExt;
+    let mut out = std::collections::HashMap::new();
+    let mut scan = store.chunks().scan();
+    scan.project(&["chunk_id", "text"])
+        .map_err(mitra::store::StoreError::from)?;
+    let mut stream = scan
+        .try_into_stream()
+        .await
+        .map_err(mitra::store::StoreError::from)?;
+    while let Some(b) = stream
+        .try_next()
+        .await
+        .map_err(mitra::store::StoreError::from)?
+    {
+        let (ids, texts) = (mitra::store::str_col(&b, 0), mitra::store::str_col(&b, 1));
+        for i in 0..b.num_rows() {
+            out.insert(ids.value(i).to_string(), texts.value(i).to_string());
+        }
+    }
+    Ok(out)
+}
+
 async fn run(cli: Cli) -> Result<(), AppError> {
     let mut cfg = Config::load(cli.config.as_deref())?;
+    let explicit_data = cli.data.is_some() || std::env::var_os("MITRA_DATA").is_some();
     if let Some(d) = cli.data {
         cfg.data_dir = d;
     }
     match cli.command {
         Command::Serve { listen } => {
-            init_logs("info");
+            init_logs("info,lance=warn,lance_core=warn,lance_io=warn,lance_file=warn,lance_table=warn,lance_encoding=warn");
             if let Some(l) = listen {
                 cfg.server.listen = l;
             }
@@ -186,6 +257,149 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                 eprintln!("  failed: {e}");
             }
             index.close_writer()?;
+            Ok(())
+        }
+        Command::Eval {
+            dataset,
+            retriever,
+            k,
+            depth,
+            queries,
+            qrels,
+            run,
+            json,
+            sweep,
+            questions,
+            abstain_below,
+        } => {
+            init_logs("warn");
+            let retrievers = retriever
+                .iter()
+                .map(|r| eval::Retriever::parse(r))
+                .collect::<Result<Vec<_>, _>>()?;
+            let distinct: std::collections::HashSet<_> = retrievers.iter().collect();
+            if sweep && distinct.len() < 2 {
+                return Err(AppError::Config(
+                    "--sweep fuses two retrievers (dense and bm25) with weighted RRF; only one is \
+                     available until dense retrieval lands"
+                        .into(),
+                ));
+            }
+            if k == 0 || depth == 0 {
+                return Err(AppError::Config(
+                    "--k and --depth must be at least 1".into(),
+                ));
+            }
+            // A scratch store unless one was named with --data or MITRA_DATA.
+            let scratch = tempdir_for_eval(explicit_data)?;
+            if let Some(dir) = &scratch {
+                cfg.data_dir = dir.clone();
+            }
+            let (mut store, mut index) = open(&cfg).await?;
+            let req = eval::EvalRequest {
+                dataset: dataset.clone(),
+                retrievers,
+                k,
+                depth,
+                query_files: queries,
+                qrels,
+            };
+            let rows = eval::run(&mut store, &mut index, &cfg, &req).await?;
+            println!(
+                "dataset {}  store {}  analyzer {:?}  k1 {} b {}",
+                dataset.display(),
+                if scratch.is_some() {
+                    "scratch".to_string()
+                } else {
+                    cfg.data_dir.display().to_string()
+                },
+                index.analyzer().options(),
+                cfg.bm25.k1,
+                cfg.bm25.b
+            );
+            print!("{}", eval::render_table(&rows));
+            if sweep {
+                let qrels_path = req
+                    .qrels
+                    .clone()
+                    .unwrap_or_else(|| beir::qrels_path(&dataset));
+                let qrels = beir::read_qrels(&qrels_path)?;
+                println!(
+                    "sweep: {} + {} (weighted RRF)",
+                    rows[0].retriever, rows[1].retriever
+                );
+                println!(
+                    "{:>5} {:>5} {:>5} {:>8} {:>8} {:>8}",
+                    "w_a", "w_b", "K", "nDCG@10", "MRR", "P@1"
+                );
+                for p in eval::sweep(&rows[0], &rows[1], &qrels, depth) {
+                    println!(
+                        "{:>5.1} {:>5.1} {:>5} {:>8.4} {:>8.4} {:>8.4}",
+                        p.w_a, p.w_b, p.k, p.mean.ndcg_10, p.mean.mrr, p.mean.p_1
+                    );
+                }
+            }
+            if let Some(path) = &run {
+                if rows.len() == 1 {
+                    eval::write_run(path, &[&rows[0]])?;
+                } else {
+                    for r in &rows {
+                        let p = path.with_extension(format!(
+                            "{}.{}.run",
+                            r.retriever,
+                            r.query_set.trim_end_matches(".jsonl")
+                        ));
+                        eval::write_run(&p, &[r])?;
+                    }
+                }
+            }
+            let answers = match &questions {
+                Some(qpath) => {
+                    let qs = eval::answers::read_questions(qpath)?;
+                    let texts = chunk_texts(&store).await?;
+                    let answerer = eval::answers::RetrievalThresholdAnswerer {
+                        index: &index,
+                        texts,
+                        threshold: abstain_below,
+                        top: 3,
+                    };
+                    let rep = eval::answers::evaluate(&answerer, index.analyzer(), &qs)?;
+                    println!(
+                        "answers ({}: retrieval-threshold baseline, abstain below {abstain_below}): {} questions, abstention accuracy {:.4}, answered when answerable {:.4}, abstained when unanswerable {:.4}, key-point coverage {:.4}",
+                        qpath.display(),
+                        rep.questions,
+                        rep.abstention_accuracy,
+                        rep.answered_when_answerable,
+                        rep.abstained_when_unanswerable,
+                        rep.key_point_coverage
+                    );
+                    Some(rep)
+                }
+                None => None,
+            };
+            if let Some(path) = &json {
+                let doc = serde_json::json!({
+                    "dataset": dataset.display().to_string(),
+                    "analyzer": index.analyzer().options(),
+                    "bm25": {"k1": cfg.bm25.k1, "b": cfg.bm25.b},
+                    "rows": rows,
+                    "answers": answers,
+                });
+                std::fs::write(
+                    path,
+                    serde_json::to_string_pretty(&doc).expect("serialisable"),
+                )
+                .map_err(|source| AppError::Io {
+                    context: format!("writing {}", path.display()),
+                    source,
+                })?;
+            }
+            index.close_writer()?;
+            drop(index);
+            drop(store);
+            if let Some(dir) = scratch {
+                let _ = std::fs::remove_dir_all(dir);
+            }
             Ok(())
         }
         Command::Sql { query } => {

@@ -1,43 +1,183 @@
-//! Retrieval metrics with trec_eval's definitions (relevant = grade > 0).
+//! Retrieval metrics, defined as trec_eval defines them (checked against pytrec_eval to 1e-6).
 //!
-//! - `ndcg_at(k)`: trec_eval `ndcg_cut.k`: gain = grade (linear), discount 1/log2(rank + 1),
-//!   normalised by the ideal ordering of all judged grades.
-//! - `mrr`: trec_eval `recip_rank`: 1/rank of the first relevant document, 0 if none retrieved.
+//! A ranking is first put in trec_eval's order: score descending, ties by doc id descending
+//! (byte-wise). A document is relevant when its judgment is ≥ 1. With `R` the number of relevant
+//! documents of the query and `rel_i` the judgment at rank `i` (0 when unjudged):
+//! - `P@k` (trec_eval `P_k`): relevant documents in the top k, divided by k.
+//! - `R@k` (`recall_k`): relevant documents in the top k, divided by R (0 when R = 0).
+//! - `MRR` (`recip_rank`): 1 / rank of the first relevant document, 0 if none is retrieved.
+//! - `MAP` (`map`): Σ over relevant retrieved documents of P@rank, divided by R.
+//! - `Hit@k` (`success_k`): 1 when a relevant document is in the top k.
+//! - `nDCG@k` (`ndcg_cut_k`): Σ_{i≤k} rel_i / log2(i + 1), divided by the same sum over the
+//!   judgments sorted descending (linear gain; negative judgments count as 0).
+//! - graded `nDCG@k` (the muon-collider paper): as nDCG@k with gain 2^rel − 1; equal to
+//!   trec_eval's `ndcg_cut_k` on qrels whose grades are replaced by 2^rel − 1.
 
 use std::collections::HashMap;
 
-/// nDCG@k of a ranked list of doc ids against graded judgments (trec_eval `ndcg_cut`).
-pub fn ndcg_at(ranked: &[String], rels: &HashMap<String, i32>, k: usize) -> f64 {
-    let dcg: f64 = ranked
-        .iter()
+/// Judgments of one query: doc id → grade.
+pub type Judgments = HashMap<String, i32>;
+
+/// Every metric of one query.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct QueryMetrics {
+    /// nDCG@5, linear gain.
+    pub ndcg_5: f64,
+    /// nDCG@10, linear gain.
+    pub ndcg_10: f64,
+    /// nDCG@5 with gain 2^rel − 1.
+    pub graded_ndcg_5: f64,
+    /// Reciprocal rank.
+    pub mrr: f64,
+    /// Precision at 1.
+    pub p_1: f64,
+    /// Precision at 3.
+    pub p_3: f64,
+    /// Precision at 5.
+    pub p_5: f64,
+    /// Recall at 1.
+    pub r_1: f64,
+    /// Recall at 3.
+    pub r_3: f64,
+    /// Recall at 5.
+    pub r_5: f64,
+    /// Recall at 100.
+    pub r_100: f64,
+    /// Average precision.
+    pub map: f64,
+    /// Success at 5.
+    pub hit_5: f64,
+}
+
+/// Metric names in table order, with accessors.
+pub const COLUMNS: &[(&str, fn(&QueryMetrics) -> f64)] = &[
+    ("nDCG@5", |m| m.ndcg_5),
+    ("nDCG@10", |m| m.ndcg_10),
+    ("gNDCG@5", |m| m.graded_ndcg_5),
+    ("MRR", |m| m.mrr),
+    ("P@1", |m| m.p_1),
+    ("P@3", |m| m.p_3),
+    ("P@5", |m| m.p_5),
+    ("R@1", |m| m.r_1),
+    ("R@3", |m| m.r_3),
+    ("R@5", |m| m.r_5),
+    ("R@100", |m| m.r_100),
+    ("MAP", |m| m.map),
+    ("Hit@5", |m| m.hit_5),
+];
+
+/// Puts a scored run in trec_eval's order: score descending, ties by doc id descending.
+pub fn trec_order(mut run: Vec<(String, f64)>) -> Vec<String> {
+    run.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then_with(|| b.0.as_bytes().cmp(a.0.as_bytes()))
+    });
+    run.into_iter().map(|(d, _)| d).collect()
+}
+
+fn dcg(gains: impl Iterator<Item = f64>, k: usize) -> f64 {
+    gains
         .take(k)
         .enumerate()
-        .map(|(i, d)| {
-            let g = rels.get(d).copied().unwrap_or(0).max(0) as f64;
-            g / ((i + 2) as f64).log2()
-        })
-        .sum();
-    let mut ideal: Vec<i32> = rels.values().copied().filter(|&g| g > 0).collect();
-    ideal.sort_unstable_by(|a, b| b.cmp(a));
-    let idcg: f64 = ideal
-        .iter()
-        .take(k)
-        .enumerate()
-        .map(|(i, &g)| g as f64 / ((i + 2) as f64).log2())
-        .sum();
+        .map(|(i, g)| g / ((i + 2) as f64).log2())
+        .sum()
+}
+
+fn ndcg(ranked: &[String], rels: &Judgments, k: usize, gain: fn(i32) -> f64) -> f64 {
+    let g = |d: &String| gain(rels.get(d).copied().unwrap_or(0).max(0));
+    let mut ideal: Vec<f64> = rels.values().map(|&r| gain(r.max(0))).collect();
+    ideal.sort_by(|a, b| b.total_cmp(a));
+    let idcg = dcg(ideal.into_iter(), k);
     if idcg == 0.0 {
         0.0
     } else {
-        dcg / idcg
+        dcg(ranked.iter().map(g), k) / idcg
     }
 }
 
+/// nDCG@k with linear gain (trec_eval `ndcg_cut.k`) of an ordered ranking.
+pub fn ndcg_at(ranked: &[String], rels: &Judgments, k: usize) -> f64 {
+    ndcg(ranked, rels, k, |r| r as f64)
+}
+
+/// nDCG@k with exponential gain 2^rel − 1.
+pub fn graded_ndcg_at(ranked: &[String], rels: &Judgments, k: usize) -> f64 {
+    ndcg(ranked, rels, k, |r| 2f64.powi(r) - 1.0)
+}
+
 /// Reciprocal rank of the first relevant document (trec_eval `recip_rank`).
-pub fn mrr(ranked: &[String], rels: &HashMap<String, i32>) -> f64 {
+pub fn mrr(ranked: &[String], rels: &Judgments) -> f64 {
     ranked
         .iter()
-        .position(|d| rels.get(d).is_some_and(|&g| g > 0))
+        .position(|d| is_rel(rels, d))
         .map_or(0.0, |p| 1.0 / (p + 1) as f64)
+}
+
+fn is_rel(rels: &Judgments, d: &str) -> bool {
+    rels.get(d).is_some_and(|&g| g >= 1)
+}
+
+/// All metrics of one query for an ordered ranking (use [`trec_order`] for scored runs).
+pub fn evaluate(ranked: &[String], rels: &Judgments) -> QueryMetrics {
+    let num_rel = rels.values().filter(|&&g| g >= 1).count();
+    let hits: Vec<bool> = ranked.iter().map(|d| is_rel(rels, d)).collect();
+    let rel_in = |k: usize| hits.iter().take(k).filter(|&&h| h).count() as f64;
+    let recall = |k: usize| {
+        if num_rel == 0 {
+            0.0
+        } else {
+            rel_in(k) / num_rel as f64
+        }
+    };
+    let mut ap = 0.0;
+    let mut found = 0usize;
+    for (i, &h) in hits.iter().enumerate() {
+        if h {
+            found += 1;
+            ap += found as f64 / (i + 1) as f64;
+        }
+    }
+    QueryMetrics {
+        ndcg_5: ndcg_at(ranked, rels, 5),
+        ndcg_10: ndcg_at(ranked, rels, 10),
+        graded_ndcg_5: graded_ndcg_at(ranked, rels, 5),
+        mrr: mrr(ranked, rels),
+        p_1: rel_in(1),
+        p_3: rel_in(3) / 3.0,
+        p_5: rel_in(5) / 5.0,
+        r_1: recall(1),
+        r_3: recall(3),
+        r_5: recall(5),
+        r_100: recall(100),
+        map: if num_rel == 0 {
+            0.0
+        } else {
+            ap / num_rel as f64
+        },
+        hit_5: if rel_in(5) > 0.0 { 1.0 } else { 0.0 },
+    }
+}
+
+/// Mean of each metric over queries.
+pub fn mean(per_query: &[QueryMetrics]) -> QueryMetrics {
+    let n = per_query.len().max(1) as f64;
+    let mut m = QueryMetrics::default();
+    for q in per_query {
+        m.ndcg_5 += q.ndcg_5 / n;
+        m.ndcg_10 += q.ndcg_10 / n;
+        m.graded_ndcg_5 += q.graded_ndcg_5 / n;
+        m.mrr += q.mrr / n;
+        m.p_1 += q.p_1 / n;
+        m.p_3 += q.p_3 / n;
+        m.p_5 += q.p_5 / n;
+        m.r_1 += q.r_1 / n;
+        m.r_3 += q.r_3 / n;
+        m.r_5 += q.r_5 / n;
+        m.r_100 += q.r_100 / n;
+        m.map += q.map / n;
+        m.hit_5 += q.hit_5 / n;
+    }
+    m
 }
 
 /// Collapses a ranked chunk list to documents, keeping each document's best (first) position.
@@ -59,7 +199,7 @@ pub fn doc_ranking<'a>(doc_ids: impl IntoIterator<Item = &'a str>, limit: usize)
 mod tests {
     use super::*;
 
-    fn rels(pairs: &[(&str, i32)]) -> HashMap<String, i32> {
+    fn rels(pairs: &[(&str, i32)]) -> Judgments {
         pairs.iter().map(|(d, g)| (d.to_string(), *g)).collect()
     }
     fn ranked(ids: &[&str]) -> Vec<String> {
@@ -67,16 +207,33 @@ mod tests {
     }
 
     #[test]
-    fn ndcg_and_mrr_by_hand() {
+    fn by_hand() {
         let r = rels(&[("a", 2), ("b", 1), ("z", 0)]);
         let run = ranked(&["x", "b", "a"]);
-        // dcg = 1/log2(3) + 2/log2(4) ; idcg = 2/1 + 1/log2(3)
         let want = (1.0 / 3f64.log2() + 1.0) / (2.0 + 1.0 / 3f64.log2());
-        assert!((ndcg_at(&run, &r, 10) - want).abs() < 1e-12);
-        assert!((mrr(&run, &r) - 0.5).abs() < 1e-12);
-        assert_eq!(mrr(&ranked(&["z"]), &r), 0.0);
+        let m = evaluate(&run, &r);
+        assert!((m.ndcg_10 - want).abs() < 1e-12);
+        let gwant = (1.0 / 3f64.log2() + 3.0 / 2.0) / (3.0 + 1.0 / 3f64.log2());
+        assert!((m.graded_ndcg_5 - gwant).abs() < 1e-12);
+        assert_eq!(m.mrr, 0.5);
+        assert_eq!(m.p_1, 0.0);
+        assert!((m.p_3 - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(m.r_3, 1.0);
+        assert!((m.map - (0.5 + 2.0 / 3.0) / 2.0).abs() < 1e-12);
+        assert_eq!(m.hit_5, 1.0);
+        assert_eq!(evaluate(&ranked(&["z"]), &r).mrr, 0.0);
         assert_eq!(ndcg_at(&run, &rels(&[]), 10), 0.0);
-        assert_eq!(ndcg_at(&run, &r, 1), 0.0);
+    }
+
+    #[test]
+    fn trec_eval_tie_order() {
+        // Ties go to the larger doc id first, as trec_eval does.
+        let order = trec_order(vec![
+            ("a".into(), 1.0),
+            ("x".into(), 1.0),
+            ("b".into(), 0.5),
+        ]);
+        assert_eq!(order, ["x", "a", "b"]);
     }
 
     #[test]
