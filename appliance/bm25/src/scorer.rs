@@ -89,7 +89,16 @@ pub fn top_k(
     let segments = searcher.segment_readers();
     let mut infos: Vec<Vec<Option<tantivy::postings::TermInfo>>> = Vec::with_capacity(terms.len());
     let mut query: Vec<(usize, f32)> = Vec::with_capacity(terms.len());
+    // A term repeated in the query counts once per occurrence (as Lucene's BooleanQuery does):
+    // traverse its postings once with the weight multiplied.
+    let mut unique: Vec<(usize, &str, f32)> = Vec::with_capacity(terms.len());
     for (fi, text) in terms {
+        match unique.iter_mut().find(|(f, t, _)| f == fi && t == text) {
+            Some(u) => u.2 += 1.0,
+            None => unique.push((*fi, text.as_str(), 1.0)),
+        }
+    }
+    for (fi, text, times) in &unique {
         let term = Term::from_field_text(fields[*fi].field, text);
         let mut per_seg = Vec::with_capacity(segments.len());
         let mut df = 0u64;
@@ -104,7 +113,7 @@ pub fn top_k(
             continue;
         }
         let x = (total_docs - df) as f32 + 0.5;
-        query.push((*fi, (1.0 + x / (df as f32 + 0.5)).ln()));
+        query.push((*fi, times * (1.0 + x / (df as f32 + 0.5)).ln()));
         infos.push(per_seg);
     }
     let mut candidates: Vec<(f32, DocAddress)> = Vec::new();
