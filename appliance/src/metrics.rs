@@ -49,8 +49,11 @@ pub struct QueryMetrics {
     pub hit_5: f64,
 }
 
+/// Reads one metric of a [`QueryMetrics`].
+pub type Metric = fn(&QueryMetrics) -> f64;
+
 /// Metric names in table order, with accessors.
-pub const COLUMNS: &[(&str, fn(&QueryMetrics) -> f64)] = &[
+pub const COLUMNS: &[(&str, Metric)] = &[
     ("nDCG@5", |m| m.ndcg_5),
     ("nDCG@10", |m| m.ndcg_10),
     ("gNDCG@5", |m| m.graded_ndcg_5),

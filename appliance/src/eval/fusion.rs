@@ -51,8 +51,12 @@ mod tests {
         assert!((f[0].1 - 0.9 / 61.0).abs() < 1e-12);
         let y = f.iter().find(|e| e.0 == "y").unwrap().1;
         assert!((y - (0.9 / 62.0 + 0.1 / 61.0)).abs() < 1e-12);
-        // A dense rank of 100 outscores a BM25 rank of 1 at the default weights.
-        assert!(0.9 / 160.0 > 0.1 / 61.0);
         assert_eq!(sweep_grid().len(), 44);
+        // At 0.9/0.1 and K 60, rank 100 on the first side outscores rank 1 on the second alone.
+        let ids: Vec<String> = (0..100).map(|i| format!("a{i:03}")).collect();
+        let a: DocRun = ids.iter().map(|d| (d.clone(), 0.0)).collect();
+        let f = rrf_fuse(&a, &run(&["only_b"]), 0.9, 0.1, 60.0, 200);
+        assert_eq!(f[99].0, "a099");
+        assert_eq!(f[100].0, "only_b");
     }
 }
