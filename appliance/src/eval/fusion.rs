@@ -47,10 +47,12 @@ mod tests {
         let a = run(&["x", "y"]);
         let b = run(&["y", "z"]);
         let f = rrf_fuse(&a, &b, 0.9, 0.1, 60.0, 10);
-        assert_eq!(f[0].0, "x");
-        assert!((f[0].1 - 0.9 / 61.0).abs() < 1e-12);
-        let y = f.iter().find(|e| e.0 == "y").unwrap().1;
-        assert!((y - (0.9 / 62.0 + 0.1 / 61.0)).abs() < 1e-12);
+        // y is found by both sides: 0.9/62 + 0.1/61 beats x's 0.9/61; z only has 0.1/62.
+        let order: Vec<&str> = f.iter().map(|e| e.0.as_str()).collect();
+        assert_eq!(order, ["y", "x", "z"]);
+        assert!((f[0].1 - (0.9 / 62.0 + 0.1 / 61.0)).abs() < 1e-12);
+        assert!((f[1].1 - 0.9 / 61.0).abs() < 1e-12);
+        assert!((f[2].1 - 0.1 / 62.0).abs() < 1e-12);
         assert_eq!(sweep_grid().len(), 44);
         // At 0.9/0.1 and K 60, rank 100 on the first side outscores rank 1 on the second alone.
         let ids: Vec<String> = (0..100).map(|i| format!("a{i:03}")).collect();
