@@ -5,9 +5,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
-use mitra::analyzer::AnalyzerOptions;
 use mitra::config::Config;
-use mitra::index::{Bm25Index, Bm25Params, SyncOutcome};
+use mitra::index::{Bm25Index, SyncOutcome};
 use mitra::store::Store;
 use mitra::{beir, demo, eval, ingest, pg, sql, table_fmt, AppError};
 
@@ -108,23 +107,9 @@ fn init_logs(default: &str) {
 }
 
 async fn open(cfg: &Config) -> Result<(Store, Bm25Index), AppError> {
-    let store = Store::open(&cfg.data_dir).await?;
-    let (index, outcome) = Bm25Index::open_synced(
-        &cfg.data_dir.join("bm25"),
-        &store,
-        AnalyzerOptions {
-            stemming: cfg.bm25.stemming,
-            stopwords: cfg.bm25.stopwords,
-        },
-        Bm25Params {
-            k1: cfg.bm25.k1,
-            b: cfg.bm25.b,
-        },
-    )
-    .await?;
-    match outcome {
-        SyncOutcome::UpToDate => {}
-        other => tracing::info!(?other, "BM25 index synced with Lance"),
+    let (store, index, outcome) = mitra::open(cfg).await?;
+    if outcome != SyncOutcome::UpToDate {
+        tracing::info!(?outcome, "BM25 index synced with Lance");
     }
     Ok((store, index))
 }

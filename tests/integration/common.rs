@@ -4,9 +4,8 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use mitra::analyzer::AnalyzerOptions;
 use mitra::config::Config;
-use mitra::index::{Bm25Index, Bm25Params};
+use mitra::index::Bm25Index;
 use mitra::store::Store;
 use mitra::{demo, ingest, pg, sql};
 
@@ -28,21 +27,7 @@ pub fn config(dir: &Path) -> Config {
 
 /// Opens store and index as the CLI does.
 pub async fn open(cfg: &Config) -> (Store, Bm25Index) {
-    let store = Store::open(&cfg.data_dir).await.unwrap();
-    let (index, _) = Bm25Index::open_synced(
-        &cfg.data_dir.join("bm25"),
-        &store,
-        AnalyzerOptions {
-            stemming: cfg.bm25.stemming,
-            stopwords: cfg.bm25.stopwords,
-        },
-        Bm25Params {
-            k1: cfg.bm25.k1,
-            b: cfg.bm25.b,
-        },
-    )
-    .await
-    .unwrap();
+    let (store, index, _) = mitra::open(cfg).await.unwrap();
     (store, index)
 }
 
