@@ -81,6 +81,47 @@ async fn simple_and_extended_protocol_agree() {
         .unwrap();
     assert_eq!(g.len(), 2);
 
+    // rrf() with bound parameters, and SQL fusion equal to the harness's weighted RRF.
+    let r = client
+        .query("SELECT rrf($1), rrf($1, $2)", &[&3i64, &10.0f64])
+        .await
+        .unwrap();
+    assert!((r[0].get::<_, f64>(0) - 1.0 / 63.0).abs() < 1e-12);
+    assert!((r[0].get::<_, f64>(1) - 1.0 / 13.0).abs() < 1e-12);
+    let fused = client
+        .query(
+            "SELECT coalesce(a.doc_id, b.doc_id) AS d, 0.7 * rrf(a.rank) + 0.3 * rrf(b.rank) AS s \
+             FROM bm25($1, 20) a FULL OUTER JOIN bm25($2, 20) b ON a.chunk_id = b.chunk_id \
+             ORDER BY s DESC, d",
+            &[&"muon momentum", &"background estimate"],
+        )
+        .await
+        .unwrap();
+    let side = |q: &'static str| {
+        let client = &client;
+        async move {
+            client
+                .query(
+                    "SELECT chunk_id, score FROM bm25($1, 20) ORDER BY rank",
+                    &[&q],
+                )
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| (r.get::<_, String>(0), r.get::<_, f32>(1) as f64))
+                .collect::<Vec<_>>()
+        }
+    };
+    let (a, b) = (
+        side("muon momentum").await,
+        side("background estimate").await,
+    );
+    let want = mitra::eval::fusion::rrf_fuse(&a, &b, 0.7, 0.3, 60.0, 100);
+    assert_eq!(fused.len(), want.len());
+    for (row, (_, score)) in fused.iter().zip(&want) {
+        assert!((row.get::<_, f64>(1) - score).abs() < 1e-12);
+    }
+
     // Huge k is capped, not a crash.
     let all = client
         .query("SELECT count(*) FROM bm25('the', 9223372036854775807)", &[])

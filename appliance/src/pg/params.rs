@@ -8,11 +8,11 @@ use arrow_schema::DataType;
 use datafusion::common::ScalarValue;
 use datafusion::logical_expr::LogicalPlan;
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions, visit_expressions_mut, Expr, FunctionArg, FunctionArgExpr, Statement,
-    TableFactor, Value, Visit, Visitor,
+    visit_expressions, visit_expressions_mut, Expr, FunctionArg, FunctionArgExpr,
+    FunctionArguments, Statement, TableFactor, Value, Visit, Visitor,
 };
 
-use crate::sql::PARAM_TYPES;
+use crate::sql::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
 
 fn placeholder_index(v: &Value) -> Option<usize> {
     match v {
@@ -37,8 +37,32 @@ pub fn count(stmt: &Statement) -> usize {
 
 struct TableFnTypes(HashMap<usize, DataType>);
 
+impl TableFnTypes {
+    fn record(&mut self, sig: &TableFnSignature, args: &[FunctionArg]) {
+        for (i, a) in args.iter().enumerate() {
+            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v))) = a {
+                if let (Some(p), Some(t)) = (placeholder_index(&v.value), sig.args.get(i)) {
+                    self.0.insert(p, t.clone());
+                }
+            }
+        }
+    }
+}
+
 impl Visitor for TableFnTypes {
     type Break = ();
+
+    fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
+        if let Expr::Function(f) = expr {
+            let fname = f.name.to_string().to_ascii_lowercase();
+            if let (Some(sig), FunctionArguments::List(list)) =
+                (SCALAR_PARAM_TYPES.iter().find(|s| s.name == fname), &f.args)
+            {
+                self.record(sig, &list.args);
+            }
+        }
+        ControlFlow::Continue(())
+    }
 
     fn pre_visit_table_factor(&mut self, tf: &TableFactor) -> ControlFlow<()> {
         if let TableFactor::Table {
@@ -49,13 +73,7 @@ impl Visitor for TableFnTypes {
         {
             let fname = name.to_string().to_ascii_lowercase();
             if let Some(sig) = PARAM_TYPES.iter().find(|s| s.name == fname) {
-                for (i, a) in args.args.iter().enumerate() {
-                    if let FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v))) = a {
-                        if let (Some(p), Some(t)) = (placeholder_index(&v.value), sig.args.get(i)) {
-                            self.0.insert(p, t.clone());
-                        }
-                    }
-                }
+                self.record(sig, &args.args);
             }
         }
         ControlFlow::Continue(())
@@ -154,6 +172,12 @@ mod tests {
             s.to_string(),
             "SELECT * FROM bm25('it''s H→μμ', 5) b WHERE b.doc_id = 'd1'"
         );
+        let s2 = parse("SELECT rrf($1, $2) + rrf(b.rank) FROM bm25($3, 10) b");
+        let mut v = TableFnTypes(HashMap::new());
+        let _ = s2.visit(&mut v);
+        assert_eq!(v.0.get(&1), Some(&DataType::Int64));
+        assert_eq!(v.0.get(&2), Some(&DataType::Float64));
+        assert_eq!(v.0.get(&3), Some(&DataType::Utf8));
         let mut s = parse("SELECT $2");
         assert!(bind(&mut s, &[ScalarValue::Int64(Some(1))]).is_err());
     }

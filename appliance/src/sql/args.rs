@@ -24,6 +24,12 @@ pub const PARAM_TYPES: &[TableFnSignature] = &[TableFnSignature {
     args: &[DataType::Utf8, DataType::Int64],
 }];
 
+/// Mitra scalar functions whose bound parameters DataFusion cannot type by itself.
+pub const SCALAR_PARAM_TYPES: &[TableFnSignature] = &[TableFnSignature {
+    name: "rrf",
+    args: &[DataType::Int64, DataType::Float64],
+}];
+
 /// An argument value, or a bound parameter not yet known (while a statement is prepared).
 pub enum Arg {
     /// A constant.

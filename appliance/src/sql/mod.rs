@@ -4,16 +4,18 @@ mod args;
 mod bm25_fn;
 mod error;
 mod live_table;
+mod rrf_fn;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use datafusion::prelude::{SessionConfig, SessionContext};
 
-pub use args::{TableFnSignature, PARAM_TYPES};
+pub use args::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
 pub use bm25_fn::Bm25Function;
 pub use error::SqlFnError;
 pub use live_table::LiveLanceTable;
+pub use rrf_fn::RrfFunction;
 
 use crate::config::LimitsConfig;
 use crate::index::Bm25Index;
@@ -38,5 +40,6 @@ pub async fn build_session(
             .map_err(|e| StoreError::Schema(e.to_string()))?;
     }
     ctx.register_udtf("bm25", Arc::new(Bm25Function::new(index, limits)));
+    ctx.register_udf(RrfFunction::udf());
     Ok(ctx)
 }
