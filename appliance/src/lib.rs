@@ -19,14 +19,8 @@ pub mod table_fmt;
 pub use config::Config;
 pub use error::AppError;
 
-/// Opens the store in `cfg.data_dir` (repairing it) and its BM25 index (synced with Lance).
-pub async fn open(
-    cfg: &Config,
-) -> Result<(store::Store, index::Bm25Index, index::SyncOutcome), AppError> {
-    let store = store::Store::open(&cfg.data_dir).await?;
-    let (index, outcome) = index::Bm25Index::open_synced(
-        &cfg.data_dir.join("bm25"),
-        &store,
+fn index_options(cfg: &Config) -> (analyzer::AnalyzerOptions, index::Bm25Params) {
+    (
         analyzer::AnalyzerOptions {
             stemming: cfg.bm25.stemming,
             stopwords: cfg.bm25.stopwords,
@@ -36,6 +30,31 @@ pub async fn open(
             b: cfg.bm25.b,
         },
     )
-    .await?;
+}
+
+/// Opens the store in `cfg.data_dir` for writing (lock, repair) and its BM25 index (synced).
+pub async fn open(
+    cfg: &Config,
+) -> Result<(store::Store, index::Bm25Index, index::SyncOutcome), AppError> {
+    let store = store::Store::open(&cfg.data_dir).await?;
+    let (opts, params) = index_options(cfg);
+    let (index, outcome) =
+        index::Bm25Index::open_synced(&cfg.data_dir.join("bm25"), &store, opts, params).await?;
+    Ok((store, index, outcome))
+}
+
+/// Opens the store for reading (serve, sql, status). With no writer active this repairs and
+/// syncs like [`open`]; while `mitra ingest` runs, the index is opened as that writer left it.
+pub async fn open_reader(
+    cfg: &Config,
+) -> Result<(store::Store, index::Bm25Index, index::SyncOutcome), AppError> {
+    let (opts, params) = index_options(cfg);
+    let dir = cfg.data_dir.join("bm25");
+    let (store, writer_active) = store::Store::open_reader(&cfg.data_dir).await?;
+    if writer_active {
+        let index = index::Bm25Index::open_existing(&dir, opts, params)?;
+        return Ok((store, index, index::SyncOutcome::UpToDate));
+    }
+    let (index, outcome) = index::Bm25Index::open_synced(&dir, &store, opts, params).await?;
     Ok((store, index, outcome))
 }

@@ -114,8 +114,18 @@ async fn open(cfg: &Config) -> Result<(Store, Bm25Index), AppError> {
     Ok((store, index))
 }
 
+/// Opens for reading: does not hold the writer lock, so `mitra ingest` can run alongside.
+async fn open_reader(cfg: &Config) -> Result<(Store, Bm25Index), AppError> {
+    let (store, index, outcome) = mitra::open_reader(cfg).await?;
+    if outcome != SyncOutcome::UpToDate {
+        tracing::info!(?outcome, "BM25 index synced with Lance");
+    }
+    Ok((store, index))
+}
+
 async fn serve(cfg: &Config, banner: bool) -> Result<(), AppError> {
-    let (_store, mut index) = open(cfg).await?;
+    let (store, mut index) = open_reader(cfg).await?;
+    drop(store);
     index.close_writer()?;
     let ctx = sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone()).await?;
     let server = pg::Server::bind(ctx, &cfg.server).await?;
@@ -389,7 +399,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
         }
         Command::Sql { query } => {
             init_logs("warn");
-            let (_store, mut index) = open(&cfg).await?;
+            let (_store, mut index) = open_reader(&cfg).await?;
             index.close_writer()?;
             let ctx = sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone())
                 .await?;
@@ -399,7 +409,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
         }
         Command::Status => {
             init_logs("warn");
-            let (store, index) = open(&cfg).await?;
+            let (store, index) = open_reader(&cfg).await?;
             println!("data directory: {}", cfg.data_dir.display());
             for t in store.status().await? {
                 println!(

@@ -31,6 +31,12 @@ pub enum StoreError {
     /// A stored table does not match `schemas/`.
     #[error("schema mismatch: {0}")]
     Schema(String),
+    /// Another process holds the writer lock of the data directory.
+    #[error("{0} is being written by another mitra process (an ingest?); wait for it to finish")]
+    Busy(PathBuf),
+    /// The store was opened for reading only.
+    #[error("the store was opened read-only; writes need Store::open")]
+    ReadOnly,
     /// File system error.
     #[error("data directory {path}: {source}")]
     Io {
@@ -131,6 +137,8 @@ pub struct Store {
     root: PathBuf,
     documents: Dataset,
     chunks: Dataset,
+    /// Exclusive lock on `writer.lock`, held by the one process that may write.
+    writer_lock: Option<std::fs::File>,
 }
 
 fn sql_str(s: &str) -> String {
@@ -155,7 +163,8 @@ async fn open_or_create(path: &Path, def: &TableDef) -> Result<Dataset> {
 }
 
 impl Store {
-    /// Opens the store under `root`, creating empty tables when missing, then repairs it.
+    /// Opens the store under `root` for writing: takes the writer lock (failing with
+    /// [`StoreError::Busy`] if another process holds it), creates missing tables, repairs.
     pub async fn open(root: &Path) -> Result<Self> {
         let (store, _) = Self::open_with_report(root).await?;
         Ok(store)
@@ -163,22 +172,101 @@ impl Store {
 
     /// As [`Store::open`], also returning what the repair removed.
     pub async fn open_with_report(root: &Path) -> Result<(Self, RepairReport)> {
-        std::fs::create_dir_all(root).map_err(|source| StoreError::Io {
+        let lock = Self::try_lock(root)?.ok_or_else(|| StoreError::Busy(root.to_path_buf()))?;
+        Self::open_locked(root, Some(lock)).await
+    }
+
+    /// Opens the store for reading. When no writer is active it repairs first (and releases the
+    /// lock); while a writer is active its in-flight commit is left alone.
+    pub async fn open_reader(root: &Path) -> Result<(Self, bool)> {
+        match Self::try_lock(root)? {
+            Some(lock) => {
+                let (mut store, _) = Self::open_locked(root, Some(lock)).await?;
+                store.writer_lock = None;
+                Ok((store, false))
+            }
+            None => {
+                let (store, _) = Self::open_locked(root, None).await?;
+                Ok((store, true))
+            }
+        }
+    }
+
+    /// The writer lock, or `None` when another process holds it.
+    fn try_lock(root: &Path) -> Result<Option<std::fs::File>> {
+        let io = |source| StoreError::Io {
             path: root.to_path_buf(),
             source,
-        })?;
+        };
+        std::fs::create_dir_all(root).map_err(io)?;
+        let f = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(root.join("writer.lock"))
+            .map_err(io)?;
+        match f.try_lock() {
+            Ok(()) => Ok(Some(f)),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(io(e)),
+        }
+    }
+
+    async fn open_locked(root: &Path, lock: Option<std::fs::File>) -> Result<(Self, RepairReport)> {
         let documents = open_or_create(&root.join("documents.lance"), &DOCUMENTS).await?;
         let chunks = open_or_create(&root.join("chunks.lance"), &CHUNKS).await?;
+        let writable = lock.is_some();
         let mut store = Store {
             root: root.to_path_buf(),
             documents,
             chunks,
+            writer_lock: lock,
         };
+        if !writable {
+            return Ok((store, RepairReport::default()));
+        }
+        // A clean marker naming the current versions means the last commit completed: skip the
+        // O(rows) repair scan. Any interrupted commit has moved a version past the marker.
+        if store.read_clean_marker() == Some(store.versions()) {
+            return Ok((store, RepairReport::default()));
+        }
         let report = store.repair().await?;
         if report != RepairReport::default() {
             tracing::warn!(?report, "repaired store after an interrupted commit");
         }
+        store.write_clean_marker()?;
         Ok((store, report))
+    }
+
+    fn versions(&self) -> (u64, u64) {
+        (
+            self.documents.version().version,
+            self.chunks.version().version,
+        )
+    }
+
+    fn marker_path(&self) -> PathBuf {
+        self.root.join("clean-commit.json")
+    }
+
+    fn read_clean_marker(&self) -> Option<(u64, u64)> {
+        let text = std::fs::read_to_string(self.marker_path()).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+
+    /// Records that the current versions are the result of complete commits (atomic rename).
+    fn write_clean_marker(&self) -> Result<()> {
+        let tmp = self.root.join("clean-commit.json.tmp");
+        let io = |source| StoreError::Io {
+            path: tmp.clone(),
+            source,
+        };
+        std::fs::write(
+            &tmp,
+            serde_json::to_string(&self.versions()).expect("tuple serialises"),
+        )
+        .map_err(io)?;
+        std::fs::rename(&tmp, self.marker_path()).map_err(io)
     }
 
     /// The data directory.
@@ -238,6 +326,9 @@ impl Store {
 
     /// Deletes chunks that belong to no committed document or to a superseded version.
     pub async fn repair(&mut self) -> Result<RepairReport> {
+        if self.writer_lock.is_none() {
+            return Err(StoreError::ReadOnly);
+        }
         let mut committed: HashSet<(String, i32)> = HashSet::new();
         let mut live: HashMap<String, i32> = HashMap::new();
         let mut scan = self.documents.scan();
@@ -297,6 +388,9 @@ impl Store {
     /// Commits a batch of document versions (see the module docs for the protocol).
     /// Returns the `chunks` table version after the commit.
     pub async fn commit(&mut self, docs: &[NewDocument]) -> Result<u64> {
+        if self.writer_lock.is_none() {
+            return Err(StoreError::ReadOnly);
+        }
         if docs.is_empty() {
             return Ok(self.chunks_version());
         }
@@ -329,18 +423,22 @@ impl Store {
                 .join(" OR ");
             self.chunks.delete(&pred).await?;
         }
+        self.write_clean_marker()?;
         Ok(self.chunks_version())
     }
 
     /// Compacts small fragments left by many small commits (keeps old versions for time travel).
     pub async fn compact(&mut self) -> Result<()> {
+        if self.writer_lock.is_none() {
+            return Err(StoreError::ReadOnly);
+        }
         use lance::dataset::optimize::{compact_files, CompactionOptions};
         for ds in [&mut self.documents, &mut self.chunks] {
             if ds.get_fragments().len() > 16 {
                 compact_files(ds, CompactionOptions::default(), None).await?;
             }
         }
-        Ok(())
+        self.write_clean_marker()
     }
 
     /// Row counts and versions of both tables.

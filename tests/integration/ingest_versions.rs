@@ -161,3 +161,28 @@ async fn index_behind_is_caught_up_and_corrupt_index_is_rebuilt() {
     );
     assert!(!idx.search("muon", 5).unwrap().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_writer_at_a_time_and_readers_alongside() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = common::demo_store(dir.path()).await;
+    let (writer, _index) = common::open(&cfg).await;
+    // A second writer is refused with a clear error; nothing is repaired behind the writer's back.
+    let err = mitra::store::Store::open(&cfg.data_dir)
+        .await
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("another mitra process"), "{err}");
+    let (reader, writer_active) = mitra::store::Store::open_reader(&cfg.data_dir)
+        .await
+        .unwrap();
+    assert!(writer_active);
+    assert_eq!(reader.chunks().count_rows(None).await.unwrap(), 22);
+    let mut reader = reader;
+    assert!(reader.repair().await.is_err(), "a reader must not repair");
+    drop(writer);
+    let (_reader, writer_active) = mitra::store::Store::open_reader(&cfg.data_dir)
+        .await
+        .unwrap();
+    assert!(!writer_active);
+}
