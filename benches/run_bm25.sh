@@ -26,3 +26,4 @@ for ds in cranfield cisi; do
 done
 cargo bench --profile dev --bench bm25 --locked -q -- --generate "$GEN" --repeat 1 --pg-queries 1000 | tee -a "$out"
 echo '```' >> "$out"
+python3 benches/bm25_summary.py "$out"
