@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
 use tantivy::schema::{
-    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, STORED, STRING,
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, STRING,
 };
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
@@ -55,7 +55,7 @@ pub enum IndexError {
 /// Result alias for the index.
 pub type Result<T> = std::result::Result<T, IndexError>;
 
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 const WRITER_HEAP: usize = 64 * 1024 * 1024;
 
 /// BM25 parameters.
@@ -126,8 +126,8 @@ impl Fields {
 
 fn schema() -> (Schema, Fields) {
     let mut sb = Schema::builder();
-    let chunk_id = sb.add_text_field("chunk_id", STRING | STORED | FAST);
-    let doc_id = sb.add_text_field("doc_id", STRING | STORED | FAST);
+    let chunk_id = sb.add_text_field("chunk_id", STRING | FAST);
+    let doc_id = sb.add_text_field("doc_id", STRING | FAST);
     let indexed = |tokenizer: &str| {
         TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
