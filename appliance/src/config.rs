@@ -134,6 +134,9 @@ pub struct LimitsConfig {
     pub max_k: usize,
     /// Longest query text accepted, in bytes.
     pub max_query_bytes: usize,
+    /// Memory one SQL session may use for query execution (sorts and aggregates spill to disk
+    /// beyond it; operators that cannot spill fail with SQLSTATE 53200).
+    pub max_query_memory_mb: usize,
 }
 
 impl Default for LimitsConfig {
@@ -141,6 +144,7 @@ impl Default for LimitsConfig {
         Self {
             max_k: 10_000,
             max_query_bytes: 8 * 1024,
+            max_query_memory_mb: 4096,
         }
     }
 }
@@ -200,6 +204,9 @@ impl Config {
         }
         if self.ingest.batch_docs == 0 {
             return bad("ingest.batch_docs must be at least 1");
+        }
+        if self.limits.max_query_memory_mb == 0 {
+            return bad("limits.max_query_memory_mb must be at least 1");
         }
         if self.limits.max_k == 0 {
             return bad("limits.max_k must be at least 1");

@@ -319,3 +319,23 @@ async fn sees_documents_ingested_while_serving() {
         mitra::demo::NOTES.len() as i64 + 1
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn query_memory_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = common::demo_store(dir.path()).await;
+    cfg.limits.max_query_memory_mb = 1;
+    let addr = common::serve(&cfg).await;
+    let client = common::connect(addr).await;
+    let e = client
+        .simple_query("SELECT array_agg(value) IS NULL FROM generate_series(1, 3000000)")
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Some(&SqlState::OUT_OF_MEMORY), "{e}");
+    // Small queries still run in the same session.
+    let r = client
+        .query("SELECT count(*) FROM bm25('muon', 5)", &[])
+        .await
+        .unwrap();
+    assert!(r[0].get::<_, i64>(0) > 0);
+}

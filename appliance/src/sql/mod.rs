@@ -9,6 +9,7 @@ mod rrf_fn;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 
 pub use args::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
@@ -33,7 +34,11 @@ pub async fn build_session(
     let config = SessionConfig::new()
         .with_default_catalog_and_schema(DATABASE, "public")
         .with_information_schema(true);
-    let ctx = SessionContext::new_with_config(config);
+    let runtime = RuntimeEnvBuilder::new()
+        .with_memory_limit(limits.max_query_memory_mb.saturating_mul(1024 * 1024), 1.0)
+        .build_arc()
+        .map_err(|e| StoreError::Schema(format!("runtime: {e}")))?;
+    let ctx = SessionContext::new_with_config_rt(config, runtime);
     for name in ["documents", "chunks"] {
         let table = LiveLanceTable::open(data_dir.join(format!("{name}.lance"))).await?;
         ctx.register_table(name, Arc::new(table))
