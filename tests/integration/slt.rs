@@ -112,3 +112,48 @@ async fn sql_logic_tests() {
         }
     }
 }
+
+async fn logical_plan(ctx: &SessionContext, sql: &str) -> String {
+    let batches = ctx
+        .sql(&format!("EXPLAIN {sql}"))
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    arrow::util::pretty::pretty_format_batches(&batches)
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retrieval_joins_push_ids_into_lance_scans() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = common::demo_store(dir.path()).await;
+    let (_store, mut index) = common::open(&cfg).await;
+    index.close_writer().unwrap();
+    let ctx = mitra::sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone())
+        .await
+        .unwrap();
+    let inner =
+        "SELECT b.rank, c.heading FROM bm25('nozzle tungsten', 3) b JOIN chunks c USING (chunk_id)";
+    let plan = logical_plan(&ctx, inner).await;
+    assert!(plan.contains("chunk_id IN ("), "{plan}");
+    let left = "SELECT b.rank, d.title FROM bm25('muon', 3) b LEFT JOIN documents d ON d.doc_id = b.doc_id";
+    assert!(logical_plan(&ctx, left).await.contains("doc_id IN ("));
+    // A FULL OUTER JOIN keeps unmatched rows of both sides: nothing may be pushed.
+    let full = "SELECT * FROM bm25('muon', 3) b FULL OUTER JOIN chunks c USING (chunk_id)";
+    assert!(!logical_plan(&ctx, full).await.contains(" IN ("));
+    // Results are those of the join without the hint.
+    let rows = ctx.sql(inner).await.unwrap().collect().await.unwrap();
+    let alone = ctx
+        .sql("SELECT * FROM bm25('nozzle tungsten', 3)")
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    let n = |b: &[arrow::array::RecordBatch]| b.iter().map(|b| b.num_rows()).sum::<usize>();
+    assert!(n(&alone) > 0);
+    assert_eq!(n(&rows), n(&alone));
+}

@@ -106,19 +106,35 @@ impl TableFunctionImpl for Bm25Function {
         let resolved = self
             .resolve(args.session(), args.exprs())
             .map_err(SqlFnError::into_df)?;
-        Ok(Arc::new(Bm25Table {
-            index: self.index.clone(),
-            request: resolved,
-        }))
+        // The search runs at planning time, so that joins can push the result ids into the
+        // scans of other tables (see `join_pushdown`).
+        let rows = match resolved {
+            Some((query, k)) => Some(
+                self.index
+                    .search(&query, k)
+                    .map_err(|e| SqlFnError::Index(e).into_df())?
+                    .into_iter()
+                    .map(|h| (h.chunk_id, h.doc_id, h.score))
+                    .collect(),
+            ),
+            None => None,
+        };
+        Ok(Arc::new(Bm25Table { rows }))
     }
 }
 
-/// The result of one `bm25()` call, computed when scanned.
+/// The result of one `bm25()` call.
 #[derive(Debug)]
-struct Bm25Table {
-    index: Arc<Bm25Index>,
+pub struct Bm25Table {
     /// `None` while the statement is being prepared with unbound parameters.
-    request: Option<(String, usize)>,
+    rows: Option<Vec<(String, String, f32)>>,
+}
+
+impl Bm25Table {
+    /// The ranked (chunk_id, doc_id, score) rows, once parameters are bound.
+    pub fn rows(&self) -> Option<&[(String, String, f32)]> {
+        self.rows.as_deref()
+    }
 }
 
 impl std::fmt::Debug for Bm25Index {
@@ -164,23 +180,14 @@ impl TableProvider for Bm25Table {
         _filters: &[Expr],
         _limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let Some((query, k)) = self.request.clone() else {
+        let Some(rows) = &self.rows else {
             return Err(SqlFnError::InvalidArgument {
                 function: NAME,
                 message: "parameters are not bound".into(),
             }
             .into_df());
         };
-        let index = self.index.clone();
-        let hits = tokio::task::spawn_blocking(move || index.search(&query, k))
-            .await
-            .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?
-            .map_err(|e| SqlFnError::Index(e).into_df())?;
-        let rows: Vec<(String, String, f32)> = hits
-            .into_iter()
-            .map(|h| (h.chunk_id, h.doc_id, h.score))
-            .collect();
-        let batch = ranked_batch(&rows)?;
+        let batch = ranked_batch(rows)?;
         Ok(MemorySourceConfig::try_new_exec(
             &[vec![batch]],
             RANKED_SCHEMA.clone(),

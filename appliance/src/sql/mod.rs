@@ -3,6 +3,7 @@
 mod args;
 mod bm25_fn;
 mod error;
+mod join_pushdown;
 mod live_table;
 mod rrf_fn;
 
@@ -46,5 +47,6 @@ pub async fn build_session(
     }
     ctx.register_udtf("bm25", Arc::new(Bm25Function::new(index, limits)));
     ctx.register_udf(RrfFunction::udf());
+    ctx.add_optimizer_rule(Arc::new(join_pushdown::RetrievalJoinPushdown));
     Ok(ctx)
 }

@@ -1,0 +1,133 @@
+//! Optimizer rule: a join between a `bm25()` result and a Lance table on `chunk_id` or `doc_id`
+//! pushes `key IN (<result ids>)` into the Lance scan, so the table is not read in full.
+
+use datafusion::common::tree_node::Transformed;
+use datafusion::common::Result;
+use datafusion::datasource::source_as_provider;
+use datafusion::logical_expr::{col, lit, Expr, JoinType, LogicalPlan, TableScan};
+use datafusion::optimizer::optimizer::ApplyOrder;
+use datafusion::optimizer::{OptimizerConfig, OptimizerRule};
+
+use super::bm25_fn::Bm25Table;
+use super::live_table::LiveLanceTable;
+
+/// Largest id list pushed into a scan; longer results join without the hint.
+const MAX_IDS: usize = 2000;
+
+/// See the module documentation.
+#[derive(Debug, Default)]
+pub struct RetrievalJoinPushdown;
+
+/// The table scan under aliases and filters (which keep column names).
+fn scan_of(plan: &LogicalPlan) -> Option<&TableScan> {
+    match plan {
+        LogicalPlan::TableScan(s) => Some(s),
+        LogicalPlan::SubqueryAlias(a) => scan_of(&a.input),
+        LogicalPlan::Filter(f) => scan_of(&f.input),
+        _ => None,
+    }
+}
+
+/// Rebuilds `plan` with `filter` added to its table scan's pushed-down filters.
+fn with_scan_filter(plan: &LogicalPlan, filter: &Expr) -> Option<LogicalPlan> {
+    match plan {
+        LogicalPlan::TableScan(s) => {
+            if s.filters.contains(filter) {
+                return None;
+            }
+            let mut s = s.clone();
+            s.filters.push(filter.clone());
+            Some(LogicalPlan::TableScan(s))
+        }
+        LogicalPlan::SubqueryAlias(_) | LogicalPlan::Filter(_) => {
+            let input = plan.inputs()[0];
+            let new_input = with_scan_filter(input, filter)?;
+            plan.with_new_exprs(plan.expressions(), vec![new_input])
+                .ok()
+        }
+        _ => None,
+    }
+}
+
+fn bm25_ids(plan: &LogicalPlan, key: &str) -> Option<Vec<String>> {
+    let provider = source_as_provider(&scan_of(plan)?.source).ok()?;
+    let rows = provider.downcast_ref::<Bm25Table>()?.rows()?;
+    let mut ids: Vec<String> = match key {
+        "chunk_id" => rows.iter().map(|r| r.0.clone()).collect(),
+        "doc_id" => rows.iter().map(|r| r.1.clone()).collect(),
+        _ => return None,
+    };
+    ids.sort();
+    ids.dedup();
+    (!ids.is_empty() && ids.len() <= MAX_IDS).then_some(ids)
+}
+
+fn is_lance(plan: &LogicalPlan) -> bool {
+    scan_of(plan)
+        .and_then(|s| source_as_provider(&s.source).ok())
+        .is_some_and(|p| p.downcast_ref::<LiveLanceTable>().is_some())
+}
+
+fn key_name(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Column(c) => Some(c.name.as_str()),
+        _ => None,
+    }
+}
+
+impl OptimizerRule for RetrievalJoinPushdown {
+    fn name(&self) -> &str {
+        "mitra_retrieval_join_pushdown"
+    }
+
+    fn apply_order(&self) -> Option<ApplyOrder> {
+        Some(ApplyOrder::BottomUp)
+    }
+
+    fn rewrite(
+        &self,
+        plan: LogicalPlan,
+        _config: &dyn OptimizerConfig,
+    ) -> Result<Transformed<LogicalPlan>> {
+        let LogicalPlan::Join(join) = &plan else {
+            return Ok(Transformed::no(plan));
+        };
+        // Which side may be filtered without changing the result: the side whose unmatched rows
+        // the join drops.
+        let (left_ok, right_ok) = match join.join_type {
+            JoinType::Inner => (true, true),
+            JoinType::Left | JoinType::LeftSemi => (false, true),
+            JoinType::Right | JoinType::RightSemi => (true, false),
+            _ => (false, false),
+        };
+        for (l, r) in &join.on {
+            let (Some(lk), Some(rk)) = (key_name(l), key_name(r)) else {
+                continue;
+            };
+            if lk != rk {
+                continue;
+            }
+            if right_ok && is_lance(&join.right) {
+                if let Some(ids) = bm25_ids(&join.left, lk) {
+                    let f = col(rk).in_list(ids.into_iter().map(lit).collect(), false);
+                    if let Some(new_right) = with_scan_filter(&join.right, &f) {
+                        let mut j = join.clone();
+                        j.right = new_right.into();
+                        return Ok(Transformed::yes(LogicalPlan::Join(j)));
+                    }
+                }
+            }
+            if left_ok && is_lance(&join.left) {
+                if let Some(ids) = bm25_ids(&join.right, rk) {
+                    let f = col(lk).in_list(ids.into_iter().map(lit).collect(), false);
+                    if let Some(new_left) = with_scan_filter(&join.left, &f) {
+                        let mut j = join.clone();
+                        j.left = new_left.into();
+                        return Ok(Transformed::yes(LogicalPlan::Join(j)));
+                    }
+                }
+            }
+        }
+        Ok(Transformed::no(plan))
+    }
+}
