@@ -277,6 +277,12 @@ async fn sees_documents_ingested_while_serving() {
     let addr = common::serve(&cfg).await;
     let client = common::connect(addr).await;
     let n = |rows: Vec<tokio_postgres::Row>| rows[0].get::<_, i64>(0);
+    // Prepared before the ingest, without parameters: executions must not reuse Parse-time results.
+    let prepared = client
+        .prepare("SELECT count(*) FROM bm25('zeppelin', 10)")
+        .await
+        .unwrap();
+    assert_eq!(n(client.query(&prepared, &[]).await.unwrap()), 0);
     assert_eq!(
         n(client
             .query("SELECT count(*) FROM bm25('zeppelin', 10)", &[])
@@ -301,10 +307,7 @@ async fn sees_documents_ingested_while_serving() {
     }
     let mut found = 0;
     for _ in 0..50 {
-        found = n(client
-            .query("SELECT count(*) FROM bm25('zeppelin', 10)", &[])
-            .await
-            .unwrap());
+        found = n(client.query(&prepared, &[]).await.unwrap());
         if found > 0 {
             break;
         }

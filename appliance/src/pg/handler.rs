@@ -203,23 +203,22 @@ impl ExtendedQueryHandler for MitraService {
             datafusion::common::ParamValues::List(v) => v.into_iter().map(|s| s.value).collect(),
             datafusion::common::ParamValues::Map(_) => vec![],
         };
-        let plan = if params::count(ast) == 0 {
-            plan.clone()
-        } else {
-            let mut bound = ast.clone();
-            params::bind(&mut bound, &scalars).map_err(|m| {
-                PgWireError::UserError(Box::new(pgwire::error::ErrorInfo::new(
-                    "ERROR".into(),
-                    "08P01".into(),
-                    m,
-                )))
-            })?;
-            self.ctx
-                .state()
-                .statement_to_plan(DfStatement::Statement(Box::new(bound)))
-                .await
-                .map_err(api_err)?
-        };
+        // Plan again at every execution: retrieval functions search at planning time, so a
+        // prepared statement reused after an ingest must not serve its Parse-time results.
+        let mut bound = ast.clone();
+        params::bind(&mut bound, &scalars).map_err(|m| {
+            PgWireError::UserError(Box::new(pgwire::error::ErrorInfo::new(
+                "ERROR".into(),
+                "08P01".into(),
+                m,
+            )))
+        })?;
+        let plan = self
+            .ctx
+            .state()
+            .statement_to_plan(DfStatement::Statement(Box::new(bound)))
+            .await
+            .map_err(api_err)?;
         let df = self.ctx.execute_logical_plan(plan).await.map_err(api_err)?;
         let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));
         let resp =
