@@ -23,6 +23,14 @@ fn open_lines(path: &Path) -> Result<impl Iterator<Item = (usize, std::io::Resul
         .map(|(i, l)| (i + 1, l)))
 }
 
+/// A BEIR `_id`, written as a string or an integer.
+fn json_id(v: &serde_json::Value) -> Option<String> {
+    let x = v.get("_id")?;
+    x.as_str()
+        .map(str::to_string)
+        .or_else(|| x.as_i64().map(|n| n.to_string()))
+}
+
 fn corpus_err(path: &Path, line: usize, message: impl Into<String>) -> IngestError {
     IngestError::Corpus {
         path: path.to_path_buf(),
@@ -64,11 +72,7 @@ pub async fn ingest_corpus(
                 continue;
             }
         };
-        let Some(id) = v.get("_id").and_then(|x| {
-            x.as_str()
-                .map(str::to_string)
-                .or_else(|| x.as_i64().map(|n| n.to_string()))
-        }) else {
+        let Some(id) = json_id(&v) else {
             ing.fail(&format!("{}:{line_no}", path.display()), "missing _id");
             continue;
         };
@@ -107,14 +111,7 @@ pub fn read_queries(path: &Path) -> Result<BTreeMap<String, String>> {
         }
         let v: serde_json::Value =
             serde_json::from_str(&line).map_err(|e| corpus_err(path, n, e.to_string()))?;
-        let id = v
-            .get("_id")
-            .and_then(|x| {
-                x.as_str()
-                    .map(str::to_string)
-                    .or_else(|| x.as_i64().map(|n| n.to_string()))
-            })
-            .ok_or_else(|| corpus_err(path, n, "missing _id"))?;
+        let id = json_id(&v).ok_or_else(|| corpus_err(path, n, "missing _id"))?;
         let text = v
             .get("text")
             .and_then(|x| x.as_str())

@@ -149,7 +149,6 @@ pub fn chunk(text: &str, cfg: &ChunkingConfig) -> Vec<ChunkText> {
             pieces.extend(split_long(p, budget - overlap - 2));
         }
         let mut body = String::new();
-        let mut has_new = false;
         for piece in pieces {
             let sep = if body.is_empty() { 0 } else { 2 };
             if !body.is_empty() && body.len() + sep + piece.len() > budget {
@@ -160,9 +159,9 @@ pub fn chunk(text: &str, cfg: &ChunkingConfig) -> Vec<ChunkText> {
                 body.push_str("\n\n");
             }
             body.push_str(&piece);
-            has_new = true;
         }
-        if has_new {
+        // A flush is always followed by the piece that caused it, so a non-empty body is new text.
+        if !body.is_empty() {
             out.push(make(&heading, &prefix, &body));
         }
     }

@@ -47,9 +47,6 @@ pub enum IndexError {
         /// The underlying error.
         source: std::io::Error,
     },
-    /// The index is open read-only and cannot be written.
-    #[error("the BM25 index is open read-only")]
-    ReadOnly,
 }
 
 /// Result alias for the index.
@@ -230,6 +227,12 @@ struct SearcherCache {
     ids: Vec<Arc<SegmentIds>>,
 }
 
+impl std::fmt::Debug for Bm25Index {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bm25Index").field("dir", &self.dir).finish()
+    }
+}
+
 /// The BM25 index of one data directory.
 pub struct Bm25Index {
     dir: PathBuf,
@@ -376,11 +379,6 @@ impl Bm25Index {
         &self.analyzer
     }
 
-    /// Reloads the searcher to see the latest commit (also by other processes).
-    pub fn reload(&self) -> Result<()> {
-        Ok(self.reader.reload()?)
-    }
-
     fn writer(&mut self) -> Result<&mut IndexWriter> {
         if self.writer.is_none() {
             let threads = std::thread::available_parallelism()
@@ -481,25 +479,13 @@ impl Bm25Index {
 
     /// Chunk ids of every live document in the index.
     pub fn indexed_chunk_ids(&self) -> Result<HashSet<String>> {
-        let searcher = self.reader.searcher();
+        let cache = self.cached()?;
         let mut out = HashSet::new();
-        let mut buf = String::new();
-        for seg in searcher.segment_readers() {
-            let Some(col) = seg.fast_fields().str("chunk_id")? else {
-                continue;
-            };
+        for (seg, ids) in cache.searcher.segment_readers().iter().zip(&cache.ids) {
             let alive = seg.alive_bitset();
-            for doc in 0..seg.max_doc() {
-                if alive.is_some_and(|a| !a.is_alive(doc)) {
-                    continue;
-                }
-                for ord in col.term_ords(doc) {
-                    buf.clear();
-                    col.ord_to_str(ord, &mut buf).map_err(|e| IndexError::Io {
-                        path: self.dir.clone(),
-                        source: e,
-                    })?;
-                    out.insert(buf.clone());
+            for (doc, (c, _)) in ids.ords.iter().enumerate() {
+                if alive.is_none_or(|a| a.is_alive(doc as u32)) {
+                    out.insert(ids.chunk_ids.get(*c).to_string());
                 }
             }
         }
@@ -600,9 +586,9 @@ impl Bm25Index {
     pub fn search_terms(&self, terms: &[(Stream, String)], k: usize) -> Result<Vec<Hit>> {
         let cache = self.cached()?;
         let Bm25Params { k1, b } = self.params;
-        let terms: Vec<(usize, String)> = terms
+        let terms: Vec<(usize, &str)> = terms
             .iter()
-            .map(|(s, t)| (usize::from(*s == Stream::Symbols), t.clone()))
+            .map(|(s, t)| (usize::from(*s == Stream::Symbols), t.as_str()))
             .collect();
         let candidates = mitra_bm25::scorer::top_k(
             &cache.searcher,

@@ -149,13 +149,13 @@ async fn serve(cfg: &Config, banner: bool) -> Result<(), AppError> {
 }
 
 /// A fresh scratch data directory for `mitra eval`, unless a store was named explicitly.
-fn tempdir_for_eval(explicit: bool) -> Result<Option<PathBuf>, AppError> {
+fn tempdir_for_eval(explicit: bool) -> Option<PathBuf> {
     if explicit {
-        return Ok(None);
+        return None;
     }
     let dir = std::env::temp_dir().join(format!("mitra-eval-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    Ok(Some(dir))
+    Some(dir)
 }
 
 /// Chunk texts by id (for quoting answers).
@@ -286,7 +286,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                 ));
             }
             // A scratch store unless one was named with --data or MITRA_DATA.
-            let scratch = tempdir_for_eval(explicit_data)?;
+            let scratch = tempdir_for_eval(explicit_data);
             if let Some(dir) = &scratch {
                 cfg.data_dir = dir.clone();
             }
@@ -299,7 +299,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                 query_files: queries,
                 qrels,
             };
-            let rows = eval::run(&mut store, &mut index, &cfg, &req).await?;
+            let (rows, qrels) = eval::run(&mut store, &mut index, &cfg, &req).await?;
             println!(
                 "dataset {}  store {}  analyzer {:?}  k1 {} b {}",
                 dataset.display(),
@@ -314,11 +314,6 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             );
             print!("{}", eval::render_table(&rows));
             if sweep {
-                let qrels_path = req
-                    .qrels
-                    .clone()
-                    .unwrap_or_else(|| beir::qrels_path(&dataset));
-                let qrels = beir::read_qrels(&qrels_path)?;
                 println!(
                     "sweep: {} + {} (weighted RRF)",
                     rows[0].retriever, rows[1].retriever

@@ -120,18 +120,31 @@ fn is_rel(rels: &Judgments, d: &str) -> bool {
     rels.get(d).is_some_and(|&g| g >= 1)
 }
 
+fn num_rel(rels: &Judgments) -> usize {
+    rels.values().filter(|&&g| g >= 1).count()
+}
+
+fn rel_in(ranked: &[String], rels: &Judgments, k: usize) -> f64 {
+    ranked.iter().take(k).filter(|d| is_rel(rels, d)).count() as f64
+}
+
+/// Precision at k (trec_eval `P_k`).
+pub fn precision_at(ranked: &[String], rels: &Judgments, k: usize) -> f64 {
+    rel_in(ranked, rels, k) / k as f64
+}
+
+/// Recall at k (trec_eval `recall_k`); 0 when the query has no relevant document.
+pub fn recall_at(ranked: &[String], rels: &Judgments, k: usize) -> f64 {
+    match num_rel(rels) {
+        0 => 0.0,
+        n => rel_in(ranked, rels, k) / n as f64,
+    }
+}
+
 /// All metrics of one query for an ordered ranking (use [`trec_order`] for scored runs).
 pub fn evaluate(ranked: &[String], rels: &Judgments) -> QueryMetrics {
-    let num_rel = rels.values().filter(|&&g| g >= 1).count();
+    let num_rel = num_rel(rels);
     let hits: Vec<bool> = ranked.iter().map(|d| is_rel(rels, d)).collect();
-    let rel_in = |k: usize| hits.iter().take(k).filter(|&&h| h).count() as f64;
-    let recall = |k: usize| {
-        if num_rel == 0 {
-            0.0
-        } else {
-            rel_in(k) / num_rel as f64
-        }
-    };
     let mut ap = 0.0;
     let mut found = 0usize;
     for (i, &h) in hits.iter().enumerate() {
@@ -145,19 +158,23 @@ pub fn evaluate(ranked: &[String], rels: &Judgments) -> QueryMetrics {
         ndcg_10: ndcg_at(ranked, rels, 10),
         graded_ndcg_5: graded_ndcg_at(ranked, rels, 5),
         mrr: mrr(ranked, rels),
-        p_1: rel_in(1),
-        p_3: rel_in(3) / 3.0,
-        p_5: rel_in(5) / 5.0,
-        r_1: recall(1),
-        r_3: recall(3),
-        r_5: recall(5),
-        r_100: recall(100),
+        p_1: precision_at(ranked, rels, 1),
+        p_3: precision_at(ranked, rels, 3),
+        p_5: precision_at(ranked, rels, 5),
+        r_1: recall_at(ranked, rels, 1),
+        r_3: recall_at(ranked, rels, 3),
+        r_5: recall_at(ranked, rels, 5),
+        r_100: recall_at(ranked, rels, 100),
         map: if num_rel == 0 {
             0.0
         } else {
             ap / num_rel as f64
         },
-        hit_5: if rel_in(5) > 0.0 { 1.0 } else { 0.0 },
+        hit_5: if rel_in(ranked, rels, 5) > 0.0 {
+            1.0
+        } else {
+            0.0
+        },
     }
 }
 
@@ -183,19 +200,31 @@ pub fn mean(per_query: &[QueryMetrics]) -> QueryMetrics {
     m
 }
 
-/// Collapses a ranked chunk list to documents, keeping each document's best (first) position.
-pub fn doc_ranking<'a>(doc_ids: impl IntoIterator<Item = &'a str>, limit: usize) -> Vec<String> {
+/// Collapses a ranked chunk list of (doc id, score) to documents, keeping each document's best
+/// (first) entry: document score = max over its chunks.
+pub fn best_per_doc<'a>(
+    hits: impl IntoIterator<Item = (&'a str, f64)>,
+    limit: usize,
+) -> Vec<(String, f64)> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
-    for d in doc_ids {
+    for (d, score) in hits {
+        if out.len() == limit {
+            break;
+        }
         if seen.insert(d) {
-            out.push(d.to_string());
-            if out.len() == limit {
-                break;
-            }
+            out.push((d.to_string(), score));
         }
     }
     out
+}
+
+/// As [`best_per_doc`], doc ids only.
+pub fn doc_ranking<'a>(doc_ids: impl IntoIterator<Item = &'a str>, limit: usize) -> Vec<String> {
+    best_per_doc(doc_ids.into_iter().map(|d| (d, 0.0)), limit)
+        .into_iter()
+        .map(|(d, _)| d)
+        .collect()
 }
 
 #[cfg(test)]

@@ -269,16 +269,6 @@ impl Store {
         std::fs::rename(&tmp, self.marker_path()).map_err(io)
     }
 
-    /// The data directory.
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
-    /// Path of a table's Lance dataset.
-    pub fn table_path(&self, name: &str) -> PathBuf {
-        self.root.join(format!("{name}.lance"))
-    }
-
     /// The current `chunks` dataset.
     pub fn chunks(&self) -> &Dataset {
         &self.chunks
@@ -292,13 +282,6 @@ impl Store {
     /// Current Lance version of the `chunks` table (what the BM25 index records).
     pub fn chunks_version(&self) -> u64 {
         self.chunks.version().version
-    }
-
-    /// Re-reads the latest versions of both tables (after another process committed).
-    pub async fn refresh(&mut self) -> Result<()> {
-        self.documents.checkout_latest().await?;
-        self.chunks.checkout_latest().await?;
-        Ok(())
     }
 
     /// Latest committed version and content hash of every document.

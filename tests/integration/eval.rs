@@ -117,7 +117,7 @@ async fn end_to_end_exact_values() {
         query_files: vec![ds.join("queries.jsonl"), ds.join("paraphrased.jsonl")],
         qrels: None,
     };
-    let rows = eval::run(&mut store, &mut index, &cfg, &req).await.unwrap();
+    let (rows, _) = eval::run(&mut store, &mut index, &cfg, &req).await.unwrap();
     assert_eq!(rows.len(), 2, "one row per query set");
     let r = &rows[0];
     assert_eq!((r.query_set.as_str(), r.queries), ("queries.jsonl", 2));

@@ -77,7 +77,7 @@ pub fn top_k(
     searcher: &Searcher,
     stats: &ScoringStats,
     fields: &[ScoredField],
-    terms: &[(usize, String)],
+    terms: &[(usize, &str)],
     (k1, b): (f32, f32),
     k: usize,
 ) -> tantivy::Result<Vec<(f32, DocAddress)>> {
@@ -92,10 +92,10 @@ pub fn top_k(
     // A term repeated in the query counts once per occurrence (as Lucene's BooleanQuery does):
     // traverse its postings once with the weight multiplied.
     let mut unique: Vec<(usize, &str, f32)> = Vec::with_capacity(terms.len());
-    for (fi, text) in terms {
-        match unique.iter_mut().find(|(f, t, _)| f == fi && t == text) {
+    for &(fi, text) in terms {
+        match unique.iter_mut().find(|(f, t, _)| *f == fi && *t == text) {
             Some(u) => u.2 += 1.0,
-            None => unique.push((*fi, text.as_str(), 1.0)),
+            None => unique.push((fi, text, 1.0)),
         }
     }
     for (fi, text, times) in &unique {

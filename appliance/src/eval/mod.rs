@@ -61,17 +61,10 @@ pub fn retrieve(
         Retriever::Bm25 => {
             // Enough chunks to fill `depth` documents when documents are split into chunks.
             let hits = index.search(query, (depth * 10).max(1000))?;
-            let mut seen = std::collections::HashSet::new();
-            let mut out = Vec::with_capacity(depth);
-            for h in hits {
-                if seen.insert(h.doc_id.clone()) {
-                    out.push((h.doc_id, h.score as f64));
-                    if out.len() == depth {
-                        break;
-                    }
-                }
-            }
-            Ok(out)
+            Ok(metrics::best_per_doc(
+                hits.iter().map(|h| (h.doc_id.as_str(), h.score as f64)),
+                depth,
+            ))
         }
     }
 }
@@ -120,18 +113,8 @@ pub fn evaluate_set(
         let ranked = metrics::trec_order(run.clone());
         let m = metrics::evaluate(&ranked, rels);
         nk += metrics::ndcg_at(&ranked, rels, k);
-        let rel_k = ranked
-            .iter()
-            .take(k)
-            .filter(|d| rels.get(*d).is_some_and(|&g| g >= 1))
-            .count() as f64;
-        pk += rel_k / k as f64;
-        let num_rel = rels.values().filter(|&&g| g >= 1).count();
-        rk += if num_rel == 0 {
-            0.0
-        } else {
-            rel_k / num_rel as f64
-        };
+        pk += metrics::precision_at(&ranked, rels, k);
+        rk += metrics::recall_at(&ranked, rels, k);
         per_query.insert(qid.clone(), m);
         runs.insert(qid.clone(), run);
     }
@@ -255,13 +238,14 @@ pub struct EvalRequest {
     pub qrels: Option<PathBuf>,
 }
 
-/// Ingests the collection into `store` (unchanged documents are skipped) and evaluates.
+/// Ingests the collection into `store` (unchanged documents are skipped) and evaluates; also
+/// returns the judgments read, for a fusion sweep over the rows.
 pub async fn run(
     store: &mut Store,
     index: &mut Bm25Index,
     cfg: &Config,
     req: &EvalRequest,
-) -> Result<Vec<EvalRow>, AppError> {
+) -> Result<(Vec<EvalRow>, Qrels), AppError> {
     beir::ingest_corpus(store, index, cfg, &req.dataset, false).await?;
     let qrels_path = req
         .qrels
@@ -286,7 +270,7 @@ pub async fn run(
             )?);
         }
     }
-    Ok(rows)
+    Ok((rows, qrels))
 }
 
 /// One point of the fusion sweep.

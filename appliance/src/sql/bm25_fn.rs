@@ -14,6 +14,7 @@ use datafusion::physical_plan::ExecutionPlan;
 
 use super::args::{self, Arg};
 use super::error::SqlFnError;
+use crate::analyzer::Stream;
 use crate::config::LimitsConfig;
 use crate::index::Bm25Index;
 
@@ -29,6 +30,9 @@ pub static RANKED_SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
         Field::new("rank", DataType::Int64, false),
     ]))
 });
+
+/// An analysed query and its k.
+type Request = (Vec<(Stream, String)>, usize);
 
 /// The `bm25` table function.
 #[derive(Clone)]
@@ -53,7 +57,7 @@ impl Bm25Function {
         &self,
         session: &dyn Session,
         exprs: &[Expr],
-    ) -> std::result::Result<Option<(String, usize)>, SqlFnError> {
+    ) -> std::result::Result<Option<Request>, SqlFnError> {
         if exprs.len() != 2 {
             return Err(SqlFnError::WrongArity {
                 function: NAME,
@@ -91,13 +95,14 @@ impl Bm25Function {
             });
         }
         let k = (k as u64).min(self.limits.max_k as u64) as usize;
-        if self.index.analyzer().terms(&query).is_empty() {
+        let terms = self.index.analyzer().terms(&query);
+        if terms.is_empty() {
             return Err(SqlFnError::InvalidArgument {
                 function: NAME,
                 message: "query has no searchable terms (only punctuation or stop words)".into(),
             });
         }
-        Ok(Some((query, k)))
+        Ok(Some((terms, k)))
     }
 }
 
@@ -109,9 +114,9 @@ impl TableFunctionImpl for Bm25Function {
         // The search runs at planning time, so that joins can push the result ids into the
         // scans of other tables (see `join_pushdown`).
         let rows = match resolved {
-            Some((query, k)) => Some(
+            Some((terms, k)) => Some(
                 self.index
-                    .search(&query, k)
+                    .search_terms(&terms, k)
                     .map_err(|e| SqlFnError::Index(e).into_df())?
                     .into_iter()
                     .map(|h| (h.chunk_id, h.doc_id, h.score))
@@ -134,14 +139,6 @@ impl Bm25Table {
     /// The ranked (chunk_id, doc_id, score) rows, once parameters are bound.
     pub fn rows(&self) -> Option<&[(String, String, f32)]> {
         self.rows.as_deref()
-    }
-}
-
-impl std::fmt::Debug for Bm25Index {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Bm25Index")
-            .field("dir", &self.dir())
-            .finish()
     }
 }
 

@@ -68,6 +68,17 @@ fn is_lance(plan: &LogicalPlan) -> bool {
         .is_some_and(|p| p.downcast_ref::<LiveLanceTable>().is_some())
 }
 
+/// `target` (a Lance table side) with `key IN (ids of the bm25 result in `retrieval`)` pushed
+/// into its scan, or `None` when the pattern does not apply.
+fn pushed(retrieval: &LogicalPlan, target: &LogicalPlan, key: &str) -> Option<LogicalPlan> {
+    if !is_lance(target) {
+        return None;
+    }
+    let ids = bm25_ids(retrieval, key)?;
+    let filter = col(key).in_list(ids.into_iter().map(lit).collect(), false);
+    with_scan_filter(target, &filter)
+}
+
 fn key_name(e: &Expr) -> Option<&str> {
     match e {
         Expr::Column(c) => Some(c.name.as_str()),
@@ -107,24 +118,18 @@ impl OptimizerRule for RetrievalJoinPushdown {
             if lk != rk {
                 continue;
             }
-            if right_ok && is_lance(&join.right) {
-                if let Some(ids) = bm25_ids(&join.left, lk) {
-                    let f = col(rk).in_list(ids.into_iter().map(lit).collect(), false);
-                    if let Some(new_right) = with_scan_filter(&join.right, &f) {
-                        let mut j = join.clone();
-                        j.right = new_right.into();
-                        return Ok(Transformed::yes(LogicalPlan::Join(j)));
-                    }
+            if right_ok {
+                if let Some(new_right) = pushed(&join.left, &join.right, lk) {
+                    let mut j = join.clone();
+                    j.right = new_right.into();
+                    return Ok(Transformed::yes(LogicalPlan::Join(j)));
                 }
             }
-            if left_ok && is_lance(&join.left) {
-                if let Some(ids) = bm25_ids(&join.right, rk) {
-                    let f = col(lk).in_list(ids.into_iter().map(lit).collect(), false);
-                    if let Some(new_left) = with_scan_filter(&join.left, &f) {
-                        let mut j = join.clone();
-                        j.left = new_left.into();
-                        return Ok(Transformed::yes(LogicalPlan::Join(j)));
-                    }
+            if left_ok {
+                if let Some(new_left) = pushed(&join.right, &join.left, rk) {
+                    let mut j = join.clone();
+                    j.left = new_left.into();
+                    return Ok(Transformed::yes(LogicalPlan::Join(j)));
                 }
             }
         }
