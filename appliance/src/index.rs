@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, STRING,
 };
-use tantivy::tokenizer::TextAnalyzer;
+use tantivy::tokenizer::{PreTokenizedString, TextAnalyzer};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 use crate::analyzer::{
@@ -406,12 +406,21 @@ impl Bm25Index {
         let mut doc = TantivyDocument::default();
         doc.add_text(f.chunk_id, chunk_id);
         doc.add_text(f.doc_id, doc_id);
+        // Analyse once: the token streams feed both the postings and the exact lengths.
         let (mut words, mut symbols) = (Vec::new(), Vec::new());
         self.analyzer.analyze(text, &mut words, &mut symbols);
-        doc.add_text(f.text, text);
-        doc.add_text(f.symbols, text);
         doc.add_u64(f.len_text, words.len() as u64);
         doc.add_u64(f.len_symbols, symbols.len() as u64);
+        for (field, tokens) in [(f.text, words), (f.symbols, symbols)] {
+            // Fields are not stored, so the original text is not needed here.
+            doc.add_pre_tokenized_text(
+                field,
+                PreTokenizedString {
+                    text: String::new(),
+                    tokens,
+                },
+            );
+        }
         self.writer()?.add_document(doc)?;
         Ok(())
     }
