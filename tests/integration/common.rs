@@ -44,13 +44,18 @@ pub async fn demo_store(dir: &Path) -> Config {
     cfg
 }
 
-/// Starts a server over the store in `cfg` on an ephemeral loopback port.
-pub async fn serve(cfg: &Config) -> SocketAddr {
+/// A SQL session over the store in `cfg`, as `mitra serve` builds it.
+pub async fn session(cfg: &Config) -> datafusion::prelude::SessionContext {
     let (_store, mut index) = open(cfg).await;
     index.close_writer().unwrap();
-    let ctx = sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone())
+    sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone())
         .await
-        .unwrap();
+        .unwrap()
+}
+
+/// Starts a server over the store in `cfg` on an ephemeral loopback port.
+pub async fn serve(cfg: &Config) -> SocketAddr {
+    let ctx = session(cfg).await;
     let mut scfg = cfg.server.clone();
     scfg.listen = "127.0.0.1:0".into();
     let server = pg::Server::bind(ctx, &scfg).await.unwrap();

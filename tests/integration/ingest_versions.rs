@@ -109,6 +109,22 @@ async fn versions_skips_and_failures() {
     );
 }
 
+/// Opens the store's BM25 index with or without stemming, reporting how it was synced.
+async fn reopen_index(
+    cfg: &mitra::Config,
+    store: &mitra::store::Store,
+    stemming: bool,
+) -> (mitra::index::Bm25Index, mitra::index::SyncOutcome) {
+    let opts = mitra::analyzer::AnalyzerOptions {
+        stemming,
+        stopwords: false,
+    };
+    let params = mitra::index::Bm25Params { k1: 1.2, b: 0.75 };
+    mitra::index::Bm25Index::open_synced(&cfg.data_dir.join("bm25"), store, opts, params)
+        .await
+        .unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn index_behind_is_caught_up_and_corrupt_index_is_rebuilt() {
     let dir = tempfile::tempdir().unwrap();
@@ -125,17 +141,7 @@ async fn index_behind_is_caught_up_and_corrupt_index_is_rebuilt() {
         }
     }
     let store = mitra::store::Store::open(&cfg.data_dir).await.unwrap();
-    let (idx, outcome) = mitra::index::Bm25Index::open_synced(
-        &cfg.data_dir.join("bm25"),
-        &store,
-        mitra::analyzer::AnalyzerOptions {
-            stemming: false,
-            stopwords: false,
-        },
-        mitra::index::Bm25Params { k1: 1.2, b: 0.75 },
-    )
-    .await
-    .unwrap();
+    let (idx, outcome) = reopen_index(&cfg, &store, false).await;
     assert!(
         matches!(outcome, mitra::index::SyncOutcome::Rebuilt(_)),
         "{outcome:?}"
@@ -144,17 +150,7 @@ async fn index_behind_is_caught_up_and_corrupt_index_is_rebuilt() {
     drop(idx);
 
     // Changing the analyzer options forces a rebuild too.
-    let (idx, outcome) = mitra::index::Bm25Index::open_synced(
-        &cfg.data_dir.join("bm25"),
-        &store,
-        mitra::analyzer::AnalyzerOptions {
-            stemming: true,
-            stopwords: false,
-        },
-        mitra::index::Bm25Params { k1: 1.2, b: 0.75 },
-    )
-    .await
-    .unwrap();
+    let (idx, outcome) = reopen_index(&cfg, &store, true).await;
     assert!(
         matches!(outcome, mitra::index::SyncOutcome::Rebuilt(_)),
         "{outcome:?}"

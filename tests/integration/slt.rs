@@ -76,11 +76,7 @@ impl sqllogictest::AsyncDB for Db {
 async fn sql_logic_tests() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = common::demo_store(dir.path()).await;
-    let (_store, mut index) = common::open(&cfg).await;
-    index.close_writer().unwrap();
-    let ctx = mitra::sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone())
-        .await
-        .unwrap();
+    let ctx = common::session(&cfg).await;
     let db = Db(Arc::new(ctx));
     let sql_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sql");
     let mut files: Vec<_> = std::fs::read_dir(&sql_dir)
@@ -130,11 +126,7 @@ async fn logical_plan(ctx: &SessionContext, sql: &str) -> String {
 async fn retrieval_joins_push_ids_into_lance_scans() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = common::demo_store(dir.path()).await;
-    let (_store, mut index) = common::open(&cfg).await;
-    index.close_writer().unwrap();
-    let ctx = mitra::sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone())
-        .await
-        .unwrap();
+    let ctx = common::session(&cfg).await;
     let inner =
         "SELECT b.rank, c.heading FROM bm25('nozzle tungsten', 3) b JOIN chunks c USING (chunk_id)";
     let plan = logical_plan(&ctx, inner).await;
