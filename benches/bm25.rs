@@ -129,6 +129,7 @@ async fn main() {
         data_dir: data.clone(),
         ..Config::default()
     };
+    cfg.embedding.enabled = false;
     cfg.bm25.stemming = args.stemming;
     cfg.bm25.stopwords = args.stemming;
     cfg.ingest.batch_docs = 5000;
@@ -211,9 +212,7 @@ async fn main() {
 
     // Over pgwire: one client, extended protocol, prepared statement.
     let index = Arc::new(index);
-    let ctx = sql::build_session(data.clone(), index.clone(), cfg.limits.clone())
-        .await
-        .unwrap();
+    let ctx = sql::build_session(&cfg, index.clone()).await.unwrap();
     let mut scfg = cfg.server.clone();
     scfg.listen = "127.0.0.1:0".into();
     let server = pg::Server::bind(ctx, &scfg).await.unwrap();

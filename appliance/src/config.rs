@@ -23,6 +23,12 @@ pub struct Config {
     pub ingest: IngestConfig,
     /// Bounds on queries and results.
     pub limits: LimitsConfig,
+    /// The sentence encoder for dense retrieval.
+    pub embedding: EmbeddingConfig,
+    /// Vector search: exact below a size, a Lance ANN index above it.
+    pub dense: DenseConfig,
+    /// Defaults of `hybrid()` (weighted reciprocal rank fusion of dense and BM25).
+    pub hybrid: HybridConfig,
 }
 
 impl Default for Config {
@@ -34,6 +40,100 @@ impl Default for Config {
             chunking: ChunkingConfig::default(),
             ingest: IngestConfig::default(),
             limits: LimitsConfig::default(),
+            embedding: EmbeddingConfig::default(),
+            dense: DenseConfig::default(),
+            hybrid: HybridConfig::default(),
+        }
+    }
+}
+
+/// The sentence encoder. Models are local directories; nothing is downloaded at query or ingest time.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct EmbeddingConfig {
+    /// Embed chunks at ingest. A store that already has vectors always gets them for new chunks.
+    pub enabled: bool,
+    /// Model id: a name from the registry (`mitra models list`), recorded with the chunks table.
+    pub model: String,
+    /// Where `mitra models fetch` puts registered models.
+    pub models_dir: PathBuf,
+    /// Use this local model directory instead of the registry (e.g. a DPR context encoder).
+    pub model_dir: Option<PathBuf>,
+    /// A separate query encoder directory (DPR question encoder); default: the passage encoder.
+    pub query_model_dir: Option<PathBuf>,
+    /// Inference device: `cpu`, or `cuda:N` in binaries built with the `cuda` feature.
+    pub device: String,
+    /// Texts per forward pass.
+    pub batch_size: usize,
+}
+
+impl Default for EmbeddingConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            model: "all-MiniLM-L6-v2".into(),
+            models_dir: PathBuf::from("./mitra-models"),
+            model_dir: None,
+            query_model_dir: None,
+            device: "cpu".into(),
+            batch_size: 32,
+        }
+    }
+}
+
+/// Vector search settings.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DenseConfig {
+    /// Build a Lance ANN index on `chunks.embedding` once the table has this many rows;
+    /// below it every query is an exact scan.
+    pub ann_min_rows: usize,
+    /// ANN index type: `ivf_pq` or `ivf_hnsw_sq`.
+    pub ann_index: String,
+    /// IVF partitions (0 = about sqrt(rows)).
+    pub ivf_partitions: usize,
+    /// PQ sub-vectors (0 = dim / 8).
+    pub pq_sub_vectors: usize,
+    /// IVF partitions probed per query.
+    pub nprobes: usize,
+    /// Re-rank `refine_factor * k` ANN candidates with exact distances (0 = off).
+    pub refine_factor: u32,
+}
+
+impl Default for DenseConfig {
+    fn default() -> Self {
+        Self {
+            ann_min_rows: 100_000,
+            ann_index: "ivf_pq".into(),
+            ivf_partitions: 0,
+            pq_sub_vectors: 0,
+            nprobes: 32,
+            refine_factor: 10,
+        }
+    }
+}
+
+/// Weighted reciprocal rank fusion defaults: score = w_dense/(rrf_k + dense_rank) + w_sparse/(rrf_k + sparse_rank).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct HybridConfig {
+    /// Weight of the dense side (paper default 0.9).
+    pub w_dense: f64,
+    /// Weight of the BM25 side (paper default 0.1).
+    pub w_sparse: f64,
+    /// RRF constant K (default 60).
+    pub rrf_k: f64,
+    /// Candidates taken from each side (default 100).
+    pub depth: usize,
+}
+
+impl Default for HybridConfig {
+    fn default() -> Self {
+        Self {
+            w_dense: 0.9,
+            w_sparse: 0.1,
+            rrf_k: 60.0,
+            depth: 100,
         }
     }
 }
@@ -211,6 +311,26 @@ impl Config {
         if self.limits.max_k == 0 {
             return bad("limits.max_k must be at least 1");
         }
+        if self.embedding.batch_size == 0 {
+            return bad("embedding.batch_size must be at least 1");
+        }
+        if !["ivf_pq", "ivf_hnsw_sq"].contains(&self.dense.ann_index.as_str()) {
+            return bad("dense.ann_index must be ivf_pq or ivf_hnsw_sq");
+        }
+        if self.dense.nprobes == 0 {
+            return bad("dense.nprobes must be at least 1");
+        }
+        let h = &self.hybrid;
+        if !(h.w_dense >= 0.0
+            && h.w_sparse >= 0.0
+            && h.w_dense.is_finite()
+            && h.w_sparse.is_finite())
+        {
+            return bad("hybrid.w_dense and hybrid.w_sparse must be finite numbers >= 0");
+        }
+        if !(h.rrf_k >= 0.0 && h.rrf_k.is_finite()) || h.depth == 0 {
+            return bad("hybrid.rrf_k must be >= 0 and hybrid.depth at least 1");
+        }
         Ok(())
     }
 }
@@ -232,7 +352,16 @@ fn apply_env(table: &mut toml::Table, key: &str, raw: &str) -> Result<(), AppErr
         p.iter().map(|s| s.to_string()).collect()
     } else {
         let lower = rest.to_ascii_lowercase();
-        let sections = ["server", "bm25", "chunking", "ingest", "limits"];
+        let sections = [
+            "server",
+            "bm25",
+            "chunking",
+            "ingest",
+            "limits",
+            "embedding",
+            "dense",
+            "hybrid",
+        ];
         match sections
             .iter()
             .find(|s| lower.starts_with(&format!("{s}_")))

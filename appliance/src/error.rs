@@ -17,6 +17,12 @@ pub enum AppError {
     /// Ingest failed as a whole (single documents failing are reported, not raised).
     #[error(transparent)]
     Ingest(#[from] IngestError),
+    /// Dense retrieval failed (model, encoder, vectors).
+    #[error(transparent)]
+    Dense(#[from] crate::dense::DenseError),
+    /// The model registry or fetcher failed.
+    #[error(transparent)]
+    Models(#[from] crate::models::ModelsError),
     /// A SQL statement failed.
     #[error("SQL: {0}")]
     Sql(#[from] datafusion::error::DataFusionError),

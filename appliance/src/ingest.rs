@@ -28,6 +28,9 @@ pub enum IngestError {
         /// The underlying error.
         source: std::io::Error,
     },
+    /// Embedding failed (model missing, mismatched store, encoder error).
+    #[error(transparent)]
+    Dense(#[from] crate::dense::DenseError),
     /// The BEIR corpus is malformed.
     #[error("{path}:{line}: {message}")]
     Corpus {
@@ -90,6 +93,9 @@ pub struct Ingestor<'a> {
     live: HashMap<String, (i32, String)>,
     pending: Vec<NewDocument>,
     pending_updates: Vec<String>,
+    embedder: Option<std::sync::Arc<crate::dense::Embedder>>,
+    embedded: usize,
+    embed_secs: f64,
     /// Running counts.
     pub report: IngestReport,
     progress: ProgressBar,
@@ -105,6 +111,7 @@ impl<'a> Ingestor<'a> {
         show_progress: bool,
     ) -> Result<Self> {
         let live = store.live_documents().await?;
+        let embedder = crate::dense::embedder_for_ingest(store, cfg).await?;
         let progress = if show_progress {
             let pb = ProgressBar::new(total);
             pb.set_style(
@@ -124,6 +131,9 @@ impl<'a> Ingestor<'a> {
             live,
             pending: Vec::new(),
             pending_updates: Vec::new(),
+            embedder,
+            embedded: 0,
+            embed_secs: 0.0,
             report: IngestReport::default(),
             progress,
         })
@@ -172,6 +182,7 @@ impl<'a> Ingestor<'a> {
                 page: None,
                 kind: "body".into(),
                 analysis_id: analysis_id.clone(),
+                embedding: None,
             })
             .collect();
         self.report.chunks += chunks.len();
@@ -199,7 +210,21 @@ impl<'a> Ingestor<'a> {
         if self.pending.is_empty() {
             return Ok(());
         }
-        let batch = std::mem::take(&mut self.pending);
+        let mut batch = std::mem::take(&mut self.pending);
+        if let Some(e) = &self.embedder {
+            let texts: Vec<String> = batch
+                .iter()
+                .flat_map(|d| d.chunks.iter().map(|c| c.text.clone()))
+                .collect();
+            let started = std::time::Instant::now();
+            let n = texts.len();
+            let mut vecs = e.embed_passages(texts).await?.into_iter();
+            for c in batch.iter_mut().flat_map(|d| d.chunks.iter_mut()) {
+                c.embedding = vecs.next();
+            }
+            self.embedded += n;
+            self.embed_secs += started.elapsed().as_secs_f64();
+        }
         let version = self.store.commit(&batch).await?;
         for doc_id in self.pending_updates.drain(..) {
             self.index.delete_doc(&doc_id)?;
@@ -208,14 +233,28 @@ impl<'a> Ingestor<'a> {
             self.index.add_rows(&d.chunks)?;
         }
         self.index.commit(version)?;
+        let rate = if self.embed_secs > 0.0 {
+            format!(
+                ", {:.0} chunks/s embedded",
+                self.embedded as f64 / self.embed_secs
+            )
+        } else {
+            String::new()
+        };
         self.progress
-            .set_message(format!("{} chunks committed", self.report.chunks));
+            .set_message(format!("{} chunks committed{rate}", self.report.chunks));
         Ok(())
     }
 
     /// Flushes and returns the report.
     pub async fn finish(mut self) -> Result<IngestReport> {
         self.flush().await?;
+        if self.embedder.is_some() {
+            let ann = crate::dense::ensure_ann_index(self.store, &self.cfg.dense).await?;
+            if ann.built || ann.optimized {
+                tracing::info!(?ann, "vector index updated");
+            }
+        }
         self.progress.finish_and_clear();
         Ok(self.report)
     }

@@ -89,11 +89,43 @@ enum Command {
         #[arg(long, default_value_t = 5.0)]
         abstain_below: f32,
     },
+    /// Obtain and inspect encoder models (offline after the first fetch).
+    Models {
+        #[command(subcommand)]
+        action: ModelsCommand,
+    },
+    /// Add vectors to an existing store (Lance schema evolution), then build the ANN index if large enough.
+    Embed {
+        /// Replace vectors from another model (older Lance versions keep them).
+        #[arg(long)]
+        rebuild: bool,
+        /// Hide the progress bar.
+        #[arg(long)]
+        no_progress: bool,
+    },
     /// Ingest the bundled demo notes and serve them.
     Demo {
         /// Address to listen on (default 127.0.0.1:5433).
         #[arg(long)]
         listen: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum ModelsCommand {
+    /// Fetch a registered model (default: embedding.model) into embedding.models_dir and verify it.
+    Fetch {
+        /// Registry name.
+        name: Option<String>,
+        /// Target directory (overrides embedding.models_dir).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// List registered models and whether each is present and verified.
+    List {
+        /// Directory to check (overrides embedding.models_dir).
+        #[arg(long)]
+        dir: Option<PathBuf>,
     },
 }
 
@@ -127,7 +159,7 @@ async fn serve(cfg: &Config, banner: bool) -> Result<(), AppError> {
     let (store, mut index) = open_reader(cfg).await?;
     drop(store);
     index.close_writer()?;
-    let ctx = sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone()).await?;
+    let ctx = sql::build_session(cfg, Arc::new(index)).await?;
     let server = pg::Server::bind(ctx, &cfg.server).await?;
     let addr = server.local_addr();
     tracing::info!(%addr, data = %cfg.data_dir.display(), "serving");
@@ -392,12 +424,90 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             }
             Ok(())
         }
+        Command::Models { action } => {
+            init_logs("info");
+            match action {
+                ModelsCommand::Fetch { name, dir } => {
+                    let dir = dir.unwrap_or(cfg.embedding.models_dir.clone());
+                    let name = name.unwrap_or(cfg.embedding.model.clone());
+                    let (path, downloaded) = mitra::models::fetch(&name, &dir)?;
+                    println!(
+                        "{name}: {} {}",
+                        if downloaded {
+                            "fetched and verified in"
+                        } else {
+                            "already present and verified in"
+                        },
+                        path.display()
+                    );
+                }
+                ModelsCommand::List { dir } => {
+                    let dir = dir.unwrap_or(cfg.embedding.models_dir.clone());
+                    println!("models directory: {}", dir.display());
+                    for m in mitra::models::REGISTRY.iter() {
+                        let state = match mitra::models::check(m, &dir.join(&m.name), true) {
+                            mitra::models::ModelState::Verified => "present, verified".to_string(),
+                            mitra::models::ModelState::Missing(f) => {
+                                format!("missing ({f}); run `mitra models fetch {}`", m.name)
+                            }
+                            mitra::models::ModelState::Corrupt(f) => format!(
+                                "CORRUPT ({f} checksum); run `mitra models fetch {}`",
+                                m.name
+                            ),
+                        };
+                        let default = if m.name == cfg.embedding.model {
+                            " (configured)"
+                        } else {
+                            ""
+                        };
+                        println!(
+                            "{:<20} {:>4}-d  {state}{default}\n    {}",
+                            m.name, m.dim, m.description
+                        );
+                    }
+                }
+            }
+            Ok(())
+        }
+        Command::Embed {
+            rebuild,
+            no_progress,
+        } => {
+            init_logs("warn");
+            let (mut store, index) = open(&cfg).await?;
+            let embedder = mitra::dense::Embedder::shared(&cfg.embedding)?;
+            let progress = !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+            let started = std::time::Instant::now();
+            let n = mitra::dense::embed_store(&mut store, &embedder, rebuild, progress).await?;
+            let secs = started.elapsed().as_secs_f64();
+            let ann = mitra::dense::ensure_ann_index(&mut store, &cfg.dense).await?;
+            if n == 0 && !rebuild {
+                println!(
+                    "chunks already carry {} vectors ({}-d)",
+                    embedder.info().model_id,
+                    embedder.info().dim
+                );
+            } else {
+                println!(
+                    "embedded {n} chunks with {} in {secs:.1}s ({:.0} chunks/s)",
+                    embedder.info().model_id,
+                    n as f64 / secs.max(1e-9)
+                );
+            }
+            if ann.built || ann.optimized {
+                println!(
+                    "vector index ({}) over {} rows updated in {:.1}s",
+                    cfg.dense.ann_index, ann.rows, ann.seconds
+                );
+            }
+            drop(index);
+            Ok(())
+        }
         Command::Sql { query } => {
             init_logs("warn");
             let (_store, mut index) = open_reader(&cfg).await?;
             index.close_writer()?;
-            let ctx = sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone())
-                .await?;
+            let ctx = sql::build_session(&cfg, Arc::new(index)).await?;
             let batches = ctx.sql(&query).await?.collect().await?;
             print!("{}", table_fmt::render(&batches));
             Ok(())

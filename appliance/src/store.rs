@@ -92,6 +92,8 @@ pub struct ChunkRow {
     pub kind: String,
     /// Owning analysis, if known.
     pub analysis_id: Option<String>,
+    /// Dense vector (`chunks.embedding`), when the store has one.
+    pub embedding: Option<Vec<f32>>,
 }
 
 /// A document version with its chunks, ready to commit.
@@ -101,6 +103,83 @@ pub struct NewDocument {
     pub doc: DocumentRow,
     /// Its chunks.
     pub chunks: Vec<ChunkRow>,
+}
+
+/// Name of the vector column of `chunks`, added by schema evolution.
+pub const EMBEDDING_COLUMN: &str = "embedding";
+/// `chunks` schema metadata key naming the model that wrote the vectors.
+pub const META_EMBEDDING_MODEL: &str = "mitra.embedding.model";
+/// `chunks` schema metadata key holding the vector size.
+pub const META_EMBEDDING_DIM: &str = "mitra.embedding.dim";
+
+/// The model and size recorded with the `chunks` vector column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbeddingMeta {
+    /// Model id (registry name or configured name).
+    pub model: String,
+    /// Vector size.
+    pub dim: usize,
+}
+
+/// Computes vectors for chunk texts (used to backfill the vector column).
+pub type EmbedFn = Box<dyn Fn(&[&str]) -> std::result::Result<Vec<Vec<f32>>, String> + Send + Sync>;
+
+/// The Arrow type of the vector column.
+pub fn embedding_type(dim: usize) -> arrow_schema::DataType {
+    arrow_schema::DataType::FixedSizeList(
+        Arc::new(arrow_schema::Field::new(
+            "item",
+            arrow_schema::DataType::Float32,
+            true,
+        )),
+        dim as i32,
+    )
+}
+
+/// Builds the vector column from per-row vectors (`None` = NULL). Non-finite values are refused.
+pub fn embedding_array(
+    rows: impl Iterator<Item = Option<Vec<f32>>>,
+    dim: usize,
+) -> Result<arrow_array::FixedSizeListArray> {
+    let mut flat: Vec<f32> = Vec::new();
+    let mut valid: Vec<bool> = Vec::new();
+    for r in rows {
+        match r {
+            Some(v) if v.len() == dim => {
+                if v.iter().any(|x| !x.is_finite()) {
+                    return Err(StoreError::Schema(
+                        "refusing to store a vector with NaN or infinite values".into(),
+                    ));
+                }
+                flat.extend_from_slice(&v);
+                valid.push(true);
+            }
+            Some(v) => {
+                return Err(StoreError::Schema(format!(
+                    "vector has {} values; the chunks table stores {dim}",
+                    v.len()
+                )))
+            }
+            None => {
+                flat.extend(std::iter::repeat_n(0.0, dim));
+                valid.push(false);
+            }
+        }
+    }
+    let nulls = valid
+        .iter()
+        .any(|v| !v)
+        .then(|| arrow_buffer::NullBuffer::from(valid));
+    Ok(arrow_array::FixedSizeListArray::try_new(
+        Arc::new(arrow_schema::Field::new(
+            "item",
+            arrow_schema::DataType::Float32,
+            true,
+        )),
+        dim as i32,
+        Arc::new(arrow_array::Float32Array::from(flat)),
+        nulls,
+    )?)
 }
 
 /// The stable id of a chunk: `<doc_id>@<version>#<ordinal>`.
@@ -379,7 +458,7 @@ impl Store {
         }
         let chunk_rows: Vec<&ChunkRow> = docs.iter().flat_map(|d| d.chunks.iter()).collect();
         if !chunk_rows.is_empty() {
-            let batch = chunks_batch(&chunk_rows)?;
+            let batch = chunks_batch(&chunk_rows, self.embedding_meta().map(|m| m.dim))?;
             let schema = batch.schema();
             self.chunks
                 .append(RecordBatchIterator::new(vec![Ok(batch)], schema), None)
@@ -424,6 +503,102 @@ impl Store {
         self.write_clean_marker()
     }
 
+    /// The model and size of the `chunks` vector column, if the table has one.
+    pub fn embedding_meta(&self) -> Option<EmbeddingMeta> {
+        embedding_meta_of(&self.chunks)
+    }
+
+    /// Adds the vector column to `chunks` (Lance schema evolution) and records `meta` with the
+    /// table. `fill` computes vectors for existing rows from their text; without it (empty
+    /// table) the column starts all NULL.
+    pub async fn add_embedding_column(
+        &mut self,
+        meta: &EmbeddingMeta,
+        fill: Option<EmbedFn>,
+    ) -> Result<()> {
+        use lance::dataset::{BatchUDF, NewColumnTransform};
+        if self.writer_lock.is_none() {
+            return Err(StoreError::ReadOnly);
+        }
+        if let Some(have) = self.embedding_meta() {
+            return Err(StoreError::Schema(format!(
+                "chunks already has vectors from {} ({}-d)",
+                have.model, have.dim
+            )));
+        }
+        let dim = meta.dim;
+        let out_schema = Arc::new(arrow_schema::Schema::new(vec![arrow_schema::Field::new(
+            EMBEDDING_COLUMN,
+            embedding_type(dim),
+            true,
+        )]));
+        let transform = match fill {
+            None => NewColumnTransform::AllNulls(out_schema),
+            Some(f) => {
+                let schema = out_schema.clone();
+                NewColumnTransform::BatchUDF(BatchUDF {
+                    mapper: Box::new(move |batch: &RecordBatch| {
+                        let texts = str_col(batch, 0);
+                        let refs: Vec<&str> =
+                            (0..batch.num_rows()).map(|i| texts.value(i)).collect();
+                        let vecs = f(&refs).map_err(|e| {
+                            lance::Error::from(arrow_schema::ArrowError::ComputeError(e))
+                        })?;
+                        let arr =
+                            embedding_array(vecs.into_iter().map(Some), dim).map_err(|e| {
+                                lance::Error::from(arrow_schema::ArrowError::ComputeError(
+                                    e.to_string(),
+                                ))
+                            })?;
+                        Ok(RecordBatch::try_new(schema.clone(), vec![Arc::new(arr)])?)
+                    }),
+                    output_schema: out_schema,
+                    result_checkpoint: None,
+                })
+            }
+        };
+        self.chunks
+            .add_columns(transform, Some(vec!["text".to_string()]), Some(256))
+            .await?;
+        self.chunks
+            .update_schema_metadata([
+                (META_EMBEDDING_MODEL, meta.model.as_str()),
+                (META_EMBEDDING_DIM, dim.to_string().as_str()),
+            ])
+            .await?;
+        self.write_clean_marker()
+    }
+
+    /// Drops the vector column and its model record (older versions keep them: time travel).
+    pub async fn drop_embedding_column(&mut self) -> Result<()> {
+        if self.writer_lock.is_none() {
+            return Err(StoreError::ReadOnly);
+        }
+        if self.embedding_meta().is_some() {
+            self.chunks.drop_columns(&[EMBEDDING_COLUMN]).await?;
+            self.chunks
+                .update_schema_metadata([
+                    (META_EMBEDDING_MODEL, None::<&str>),
+                    (META_EMBEDDING_DIM, None::<&str>),
+                ])
+                .await?;
+        }
+        self.write_clean_marker()
+    }
+
+    /// Mutable access to `chunks` for index maintenance (vector indexes); the caller must hold the writer lock.
+    pub fn chunks_mut(&mut self) -> Result<&mut Dataset> {
+        if self.writer_lock.is_none() {
+            return Err(StoreError::ReadOnly);
+        }
+        Ok(&mut self.chunks)
+    }
+
+    /// Records that the tables are consistent after a maintenance operation on `chunks_mut`.
+    pub fn mark_clean(&self) -> Result<()> {
+        self.write_clean_marker()
+    }
+
     /// Row counts and versions of both tables.
     pub async fn status(&self) -> Result<Vec<TableStatus>> {
         let mut out = Vec::new();
@@ -438,6 +613,24 @@ impl Store {
         }
         Ok(out)
     }
+}
+
+/// The model and size recorded with a `chunks` dataset's vector column, if it has one.
+pub fn embedding_meta_of(ds: &Dataset) -> Option<EmbeddingMeta> {
+    let schema: arrow_schema::Schema = ds.schema().into();
+    let field = schema.field_with_name(EMBEDDING_COLUMN).ok()?;
+    let arrow_schema::DataType::FixedSizeList(_, dim) = field.data_type() else {
+        return None;
+    };
+    let model = schema
+        .metadata()
+        .get(META_EMBEDDING_MODEL)
+        .cloned()
+        .unwrap_or_else(|| "unknown".into());
+    Some(EmbeddingMeta {
+        model,
+        dim: *dim as usize,
+    })
 }
 
 /// Downcasts a Utf8 column.
@@ -504,7 +697,7 @@ fn documents_batch(rows: &[&DocumentRow]) -> Result<RecordBatch> {
     )?)
 }
 
-fn chunks_batch(rows: &[&ChunkRow]) -> Result<RecordBatch> {
+fn chunks_batch(rows: &[&ChunkRow], embedding_dim: Option<usize>) -> Result<RecordBatch> {
     let def = &*CHUNKS;
     let mut cols: Vec<(usize, ArrayRef)> = vec![
         (
@@ -545,9 +738,27 @@ fn chunks_batch(rows: &[&ChunkRow]) -> Result<RecordBatch> {
         ),
     ];
     cols.sort_by_key(|(i, _)| *i);
+    let mut arrays: Vec<ArrayRef> = cols.into_iter().map(|(_, a)| a).collect();
+    let mut fields: Vec<arrow_schema::FieldRef> =
+        def.arrow_schema().fields().iter().cloned().collect();
+    if let Some(dim) = embedding_dim {
+        arrays.push(Arc::new(embedding_array(
+            rows.iter().map(|r| r.embedding.clone()),
+            dim,
+        )?));
+        fields.push(Arc::new(arrow_schema::Field::new(
+            EMBEDDING_COLUMN,
+            embedding_type(dim),
+            true,
+        )));
+    } else if rows.iter().any(|r| r.embedding.is_some()) {
+        return Err(StoreError::Schema(
+            "chunks carry vectors but the chunks table has no embedding column".into(),
+        ));
+    }
     Ok(RecordBatch::try_new(
-        def.arrow_schema(),
-        cols.into_iter().map(|(_, a)| a).collect(),
+        Arc::new(arrow_schema::Schema::new(fields)),
+        arrays,
     )?)
 }
 

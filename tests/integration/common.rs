@@ -17,12 +17,46 @@ pub fn datasets() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/datasets")
 }
 
-/// A config over `dir` with default settings.
+/// A config over `dir` with default settings, BM25 only (no encoder needed).
 pub fn config(dir: &Path) -> Config {
-    Config {
+    let mut cfg = Config {
         data_dir: dir.to_path_buf(),
         ..Config::default()
+    };
+    cfg.embedding.enabled = false;
+    cfg
+}
+
+/// Where the test models are: `MITRA_TEST_MODELS`, else `~/.cache/mitra-models` (what
+/// `scripts/test.sh` fetches into with `mitra models fetch`).
+pub fn models_dir() -> PathBuf {
+    if let Ok(p) = std::env::var("MITRA_TEST_MODELS") {
+        return PathBuf::from(p);
     }
+    PathBuf::from(std::env::var("HOME").unwrap_or_else(|_| ".".into())).join(".cache/mitra-models")
+}
+
+/// A config with dense retrieval on (all-MiniLM-L6-v2), or `None` when the model is not
+/// fetched; with `MITRA_TEST_REQUIRE_MODELS=1` (CI) a missing model fails the test instead.
+pub fn dense_config(dir: &Path) -> Option<Config> {
+    let mut cfg = config(dir);
+    cfg.embedding.enabled = true;
+    cfg.embedding.models_dir = models_dir();
+    match mitra::models::locate(&cfg.embedding.model, &cfg.embedding.models_dir) {
+        Ok(_) => Some(cfg),
+        Err(e) if std::env::var("MITRA_TEST_REQUIRE_MODELS").as_deref() == Ok("1") => {
+            panic!("{e}")
+        }
+        Err(e) => {
+            eprintln!("skipping: {e}");
+            None
+        }
+    }
+}
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 /// Opens store and index as the CLI does.
@@ -48,9 +82,7 @@ pub async fn demo_store(dir: &Path) -> Config {
 pub async fn session(cfg: &Config) -> datafusion::prelude::SessionContext {
     let (_store, mut index) = open(cfg).await;
     index.close_writer().unwrap();
-    sql::build_session(cfg.data_dir.clone(), Arc::new(index), cfg.limits.clone())
-        .await
-        .unwrap()
+    sql::build_session(cfg, Arc::new(index)).await.unwrap()
 }
 
 /// Starts a server over the store in `cfg` on an ephemeral loopback port.

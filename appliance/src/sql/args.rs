@@ -19,16 +19,39 @@ pub struct TableFnSignature {
 }
 
 /// Every Mitra table function with its argument types.
-pub const PARAM_TYPES: &[TableFnSignature] = &[TableFnSignature {
-    name: "bm25",
-    args: &[DataType::Utf8, DataType::Int64],
-}];
+pub const PARAM_TYPES: &[TableFnSignature] = &[
+    TableFnSignature {
+        name: "bm25",
+        args: &[DataType::Utf8, DataType::Int64],
+    },
+    TableFnSignature {
+        name: "dense",
+        args: &[DataType::Utf8, DataType::Int64],
+    },
+    TableFnSignature {
+        name: "hybrid",
+        args: &[
+            DataType::Utf8,
+            DataType::Int64,
+            DataType::Float64,
+            DataType::Float64,
+            DataType::Float64,
+            DataType::Int64,
+        ],
+    },
+];
 
 /// Mitra scalar functions whose bound parameters DataFusion cannot type by itself.
-pub const SCALAR_PARAM_TYPES: &[TableFnSignature] = &[TableFnSignature {
-    name: "rrf",
-    args: &[DataType::Int64, DataType::Float64],
-}];
+pub const SCALAR_PARAM_TYPES: &[TableFnSignature] = &[
+    TableFnSignature {
+        name: "rrf",
+        args: &[DataType::Int64, DataType::Float64],
+    },
+    TableFnSignature {
+        name: "embed",
+        args: &[DataType::Utf8],
+    },
+];
 
 /// An argument value, or a bound parameter not yet known (while a statement is prepared).
 pub enum Arg {
@@ -113,4 +136,80 @@ pub fn integer(function: &'static str, name: &str, v: &ScalarValue) -> Result<i6
             ))),
         },
     }
+}
+
+/// A query-text argument, checked: not NULL, not blank, at most `limits.max_query_bytes`.
+pub fn query_text(
+    function: &'static str,
+    v: &ScalarValue,
+    limits: &crate::config::LimitsConfig,
+) -> Result<String, SqlFnError> {
+    let query = text(function, "query", v)?;
+    if query.trim().is_empty() {
+        return Err(SqlFnError::InvalidArgument {
+            function,
+            message: "query must not be empty".into(),
+        });
+    }
+    if query.len() > limits.max_query_bytes {
+        return Err(SqlFnError::InvalidArgument {
+            function,
+            message: format!(
+                "query is {} bytes; the limit is {} (limits.max_query_bytes)",
+                query.len(),
+                limits.max_query_bytes
+            ),
+        });
+    }
+    Ok(query)
+}
+
+/// A positive count argument (`k`, `depth`), capped at `limits.max_k`.
+pub fn count(
+    function: &'static str,
+    name: &str,
+    v: &ScalarValue,
+    limits: &crate::config::LimitsConfig,
+) -> Result<usize, SqlFnError> {
+    let k = integer(function, name, v)?;
+    if k <= 0 {
+        return Err(SqlFnError::InvalidArgument {
+            function,
+            message: format!("{name} must be a positive integer, got {k}"),
+        });
+    }
+    Ok((k as u64).min(limits.max_k as u64) as usize)
+}
+
+/// A finite, non-negative number argument (weights, the RRF constant).
+pub fn weight(function: &'static str, name: &str, v: &ScalarValue) -> Result<f64, SqlFnError> {
+    let bad = |m: String| SqlFnError::InvalidArgument {
+        function,
+        message: m,
+    };
+    if v.is_null() {
+        return Err(bad(format!("{name} must not be NULL")));
+    }
+    let x = match v {
+        ScalarValue::Utf8(Some(s))
+        | ScalarValue::LargeUtf8(Some(s))
+        | ScalarValue::Utf8View(Some(s)) => s
+            .trim()
+            .parse::<f64>()
+            .map_err(|_| bad(format!("{name} must be a number, got '{s}'")))?,
+        _ if v.data_type().is_numeric() => match v.cast_to(&DataType::Float64) {
+            Ok(ScalarValue::Float64(Some(x))) => x,
+            _ => return Err(bad(format!("{name} must be a number"))),
+        },
+        _ => {
+            return Err(bad(format!(
+                "{name} must be a number, got {}",
+                v.data_type()
+            )))
+        }
+    };
+    if !(x.is_finite() && x >= 0.0) {
+        return Err(bad(format!("{name} must be a finite number >= 0, got {x}")));
+    }
+    Ok(x)
 }

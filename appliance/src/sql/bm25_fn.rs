@@ -70,31 +70,8 @@ impl Bm25Function {
         let (Arg::Value(q), Arg::Value(k)) = (q, k) else {
             return Ok(None);
         };
-        let query = args::text(NAME, "query", &q)?;
-        if query.trim().is_empty() {
-            return Err(SqlFnError::InvalidArgument {
-                function: NAME,
-                message: "query must not be empty".into(),
-            });
-        }
-        if query.len() > self.limits.max_query_bytes {
-            return Err(SqlFnError::InvalidArgument {
-                function: NAME,
-                message: format!(
-                    "query is {} bytes; the limit is {} (limits.max_query_bytes)",
-                    query.len(),
-                    self.limits.max_query_bytes
-                ),
-            });
-        }
-        let k = args::integer(NAME, "k", &k)?;
-        if k <= 0 {
-            return Err(SqlFnError::InvalidArgument {
-                function: NAME,
-                message: format!("k must be a positive integer, got {k}"),
-            });
-        }
-        let k = (k as u64).min(self.limits.max_k as u64) as usize;
+        let query = args::query_text(NAME, &q, &self.limits)?;
+        let k = args::count(NAME, "k", &k, &self.limits)?;
         let terms = self.index.analyzer().terms(&query);
         if terms.is_empty() {
             return Err(SqlFnError::InvalidArgument {
@@ -124,18 +101,24 @@ impl TableFunctionImpl for Bm25Function {
             ),
             None => None,
         };
-        Ok(Arc::new(Bm25Table { rows }))
+        Ok(Arc::new(RankedTable::new(NAME, rows)))
     }
 }
 
-/// The result of one `bm25()` call.
+/// The result of one ranked retrieval call (`bm25()`, `dense()`).
 #[derive(Debug)]
-pub struct Bm25Table {
+pub struct RankedTable {
+    function: &'static str,
     /// `None` while the statement is being prepared with unbound parameters.
     rows: Option<Vec<(String, String, f32)>>,
 }
 
-impl Bm25Table {
+impl RankedTable {
+    /// A result of `function`, or `None` rows while parameters are unbound.
+    pub fn new(function: &'static str, rows: Option<Vec<(String, String, f32)>>) -> Self {
+        Self { function, rows }
+    }
+
     /// The ranked (chunk_id, doc_id, score) rows, once parameters are bound.
     pub fn rows(&self) -> Option<&[(String, String, f32)]> {
         self.rows.as_deref()
@@ -161,7 +144,7 @@ pub fn ranked_batch(rows: &[(String, String, f32)]) -> Result<RecordBatch> {
 }
 
 #[async_trait]
-impl TableProvider for Bm25Table {
+impl TableProvider for RankedTable {
     fn schema(&self) -> SchemaRef {
         RANKED_SCHEMA.clone()
     }
@@ -179,7 +162,7 @@ impl TableProvider for Bm25Table {
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let Some(rows) = &self.rows else {
             return Err(SqlFnError::InvalidArgument {
-                function: NAME,
+                function: self.function,
                 message: "parameters are not bound".into(),
             }
             .into_df());

@@ -24,6 +24,15 @@ pub enum SqlFnError {
     /// The BM25 index failed (SQLSTATE XX000).
     #[error("BM25 index: {0}")]
     Index(#[from] crate::index::IndexError),
+    /// Dense retrieval failed: not set up (55000: missing model or vectors, another model's
+    /// vectors) or broken (XX000).
+    #[error("{function}(): {source}")]
+    Dense {
+        /// Function name.
+        function: &'static str,
+        /// The cause.
+        source: crate::dense::DenseError,
+    },
 }
 
 impl SqlFnError {
@@ -33,6 +42,16 @@ impl SqlFnError {
             SqlFnError::InvalidArgument { .. } => "22023",
             SqlFnError::WrongArity { .. } => "42883",
             SqlFnError::Index(_) => "XX000",
+            SqlFnError::Dense { source, .. } => {
+                use crate::dense::DenseError as D;
+                match source {
+                    D::Models(_)
+                    | D::ModelMismatch { .. }
+                    | D::NoEmbeddings
+                    | D::Unavailable(_) => "55000",
+                    D::Embed(_) | D::Store(_) | D::Lance(_) | D::WorkerGone => "XX000",
+                }
+            }
         }
     }
 

@@ -8,7 +8,8 @@ use datafusion::logical_expr::{col, lit, Expr, JoinType, LogicalPlan, TableScan}
 use datafusion::optimizer::optimizer::ApplyOrder;
 use datafusion::optimizer::{OptimizerConfig, OptimizerRule};
 
-use super::bm25_fn::Bm25Table;
+use super::bm25_fn::RankedTable;
+use super::dense_fn::HybridTable;
 use super::live_table::LiveLanceTable;
 
 /// Largest id list pushed into a scan; longer results join without the hint.
@@ -51,10 +52,21 @@ fn with_scan_filter(plan: &LogicalPlan, filter: &Expr) -> Option<LogicalPlan> {
 
 fn bm25_ids(plan: &LogicalPlan, key: &str) -> Option<Vec<String>> {
     let provider = source_as_provider(&scan_of(plan)?.source).ok()?;
-    let rows = provider.downcast_ref::<Bm25Table>()?.rows()?;
+    let pairs: Vec<(&str, &str)> = if let Some(t) = provider.downcast_ref::<RankedTable>() {
+        t.rows()?
+            .iter()
+            .map(|r| (r.0.as_str(), r.1.as_str()))
+            .collect()
+    } else {
+        let t = provider.downcast_ref::<HybridTable>()?;
+        t.rows()?
+            .iter()
+            .map(|r| (r.chunk_id.as_str(), r.doc_id.as_str()))
+            .collect()
+    };
     let mut ids: Vec<String> = match key {
-        "chunk_id" => rows.iter().map(|r| r.0.clone()).collect(),
-        "doc_id" => rows.iter().map(|r| r.1.clone()).collect(),
+        "chunk_id" => pairs.iter().map(|r| r.0.to_string()).collect(),
+        "doc_id" => pairs.iter().map(|r| r.1.to_string()).collect(),
         _ => return None,
     };
     ids.sort();

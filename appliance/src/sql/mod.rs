@@ -2,6 +2,7 @@
 
 mod args;
 mod bm25_fn;
+mod dense_fn;
 mod error;
 mod join_pushdown;
 mod live_table;
@@ -15,23 +16,56 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 
 pub use args::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
 pub use bm25_fn::Bm25Function;
+pub use dense_fn::{fuse, DenseFunction, DenseHandle, EmbedFunction, HybridFunction, HybridRow};
 pub use error::SqlFnError;
 pub use live_table::LiveLanceTable;
 pub use rrf_fn::RrfFunction;
 
-use crate::config::LimitsConfig;
+use crate::config::Config;
+use crate::dense::{Embedder, VectorSearch};
 use crate::index::Bm25Index;
 use crate::store::StoreError;
 
 /// Name of the database (catalog) clients connect to.
 pub const DATABASE: &str = "mitra";
 
-/// Builds a session over the Lance tables in `data_dir` with the retrieval functions registered.
+/// Dense search for a session: the store's encoder, loaded once per process. When it cannot be
+/// loaded, the reason is kept and reported by `dense()`, `hybrid()` and `embed()` (SQLSTATE 55000).
+pub async fn dense_handle(cfg: &Config) -> DenseHandle {
+    let chunks = cfg.data_dir.join("chunks.lance");
+    let has_vectors = match lance::dataset::Dataset::open(&chunks.to_string_lossy()).await {
+        Ok(ds) => crate::store::embedding_meta_of(&ds).is_some(),
+        Err(_) => false,
+    };
+    if !has_vectors && !cfg.embedding.enabled {
+        return Err("the store has no vectors and embedding.enabled is false".into());
+    }
+    match Embedder::shared(&cfg.embedding) {
+        Ok(e) => Ok(VectorSearch::new(e, &cfg.data_dir, cfg.dense.clone())),
+        Err(e) => {
+            tracing::warn!(error = %e, "dense retrieval unavailable");
+            Err(e.to_string())
+        }
+    }
+}
+
+/// Builds a session over the Lance tables in `cfg.data_dir` with the retrieval functions registered.
 pub async fn build_session(
-    data_dir: PathBuf,
+    cfg: &Config,
     index: Arc<Bm25Index>,
-    limits: LimitsConfig,
 ) -> Result<SessionContext, StoreError> {
+    let dense = Arc::new(dense_handle(cfg).await);
+    build_session_with(cfg, index, dense).await
+}
+
+/// As [`build_session`], with dense search already set up (shared by many sessions).
+pub async fn build_session_with(
+    cfg: &Config,
+    index: Arc<Bm25Index>,
+    dense: Arc<DenseHandle>,
+) -> Result<SessionContext, StoreError> {
+    let data_dir: PathBuf = cfg.data_dir.clone();
+    let limits = cfg.limits.clone();
     let config = SessionConfig::new()
         .with_default_catalog_and_schema(DATABASE, "public")
         .with_information_schema(true);
@@ -45,8 +79,25 @@ pub async fn build_session(
         ctx.register_table(name, Arc::new(table))
             .map_err(|e| StoreError::Schema(e.to_string()))?;
     }
-    ctx.register_udtf("bm25", Arc::new(Bm25Function::new(index, limits)));
+    ctx.register_udtf(
+        "bm25",
+        Arc::new(Bm25Function::new(index.clone(), limits.clone())),
+    );
+    ctx.register_udtf(
+        "dense",
+        Arc::new(DenseFunction::new(dense.clone(), limits.clone())),
+    );
+    ctx.register_udtf(
+        "hybrid",
+        Arc::new(HybridFunction::new(
+            dense.clone(),
+            index,
+            limits.clone(),
+            cfg.hybrid.clone(),
+        )),
+    );
     ctx.register_udf(RrfFunction::udf());
+    ctx.register_udf(EmbedFunction::udf(dense, limits));
     ctx.add_optimizer_rule(Arc::new(join_pushdown::RetrievalJoinPushdown));
     Ok(ctx)
 }

@@ -1,0 +1,16 @@
+//! Sentence encoders (candle BERT family: MiniLM mean pooling, DPR CLS pooling) and exact vector search.
+//!
+//! This crate is kept small and compiled with optimisations even in the dev profile: the
+//! transformer forward pass and the exact top-k scan are the hot paths of dense retrieval.
+
+pub mod device;
+pub mod encoder;
+pub mod error;
+pub mod flat;
+pub mod model_dir;
+
+pub use device::parse_device;
+pub use encoder::{Encoder, EncoderInfo};
+pub use error::EmbedError;
+pub use flat::{top_k, Hit};
+pub use model_dir::{ModelDir, Pooling};

