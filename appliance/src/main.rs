@@ -307,8 +307,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             let distinct: std::collections::HashSet<_> = retrievers.iter().collect();
             if sweep && distinct.len() < 2 {
                 return Err(AppError::Config(
-                    "--sweep fuses two retrievers (dense and bm25) with weighted RRF; only one is \
-                     available until dense retrieval lands"
+                    "--sweep fuses the first two retrievers with weighted RRF: give two, e.g. --retriever dense,bm25"
                         .into(),
                 ));
             }

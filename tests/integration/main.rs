@@ -5,6 +5,7 @@ mod bm25_reference;
 mod clients;
 mod common;
 mod crash;
+mod dense;
 mod eval;
 mod ingest_versions;
 mod pgwire;

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::beir::{self, Qrels};
 use crate::config::Config;
+use crate::dense::VectorSearch;
 use crate::error::AppError;
 use crate::index::Bm25Index;
 use crate::metrics::{self, QueryMetrics};
@@ -22,47 +23,119 @@ use crate::store::Store;
 pub enum Retriever {
     /// tantivy BM25 over chunks, max-pooled to documents.
     Bm25,
+    /// Exact or ANN vector search over chunks, max-pooled to documents.
+    Dense,
+    /// Weighted RRF of the dense and BM25 document rankings (top `depth` of each);
+    /// weights in thousandths, K = 60.
+    Hybrid {
+        /// w_dense × 1000.
+        w_dense_milli: u32,
+        /// w_sparse × 1000.
+        w_sparse_milli: u32,
+    },
 }
 
 impl Retriever {
-    /// Parses a retriever name.
+    /// Parses `bm25`, `dense`, `hybrid` (w_dense 0.9, w_sparse 0.1) or `hybrid:W_DENSE/W_SPARSE`.
     pub fn parse(name: &str) -> Result<Self, AppError> {
-        match name.trim().to_ascii_lowercase().as_str() {
+        let lower = name.trim().to_ascii_lowercase();
+        let bad = || {
+            AppError::Config(format!(
+                "unknown retriever '{name}'; available: bm25, dense, hybrid, hybrid:W_DENSE/W_SPARSE (e.g. hybrid:0.5/0.5)"
+            ))
+        };
+        match lower.as_str() {
             "bm25" => Ok(Retriever::Bm25),
-            "dense" | "hybrid" => Err(AppError::Config(format!(
-                "retriever '{name}' is not available yet: dense embeddings and hybrid fusion come \
-                 with the dense retrieval feature; available: bm25"
-            ))),
-            other => Err(AppError::Config(format!(
-                "unknown retriever '{other}'; available: bm25"
-            ))),
+            "dense" => Ok(Retriever::Dense),
+            "hybrid" => Ok(Retriever::Hybrid {
+                w_dense_milli: 900,
+                w_sparse_milli: 100,
+            }),
+            other => {
+                let w = other.strip_prefix("hybrid:").ok_or_else(bad)?;
+                let (a, b) = w.split_once('/').ok_or_else(bad)?;
+                let milli = |x: &str| -> Result<u32, AppError> {
+                    let v: f64 = x.trim().parse().map_err(|_| bad())?;
+                    if !(0.0..=1000.0).contains(&v) {
+                        return Err(bad());
+                    }
+                    Ok((v * 1000.0).round() as u32)
+                };
+                Ok(Retriever::Hybrid {
+                    w_dense_milli: milli(a)?,
+                    w_sparse_milli: milli(b)?,
+                })
+            }
         }
     }
 
     /// Name used in tables, run tags and JSON.
-    pub fn name(self) -> &'static str {
+    pub fn name(self) -> String {
         match self {
-            Retriever::Bm25 => "bm25",
+            Retriever::Bm25 => "bm25".into(),
+            Retriever::Dense => "dense".into(),
+            Retriever::Hybrid {
+                w_dense_milli,
+                w_sparse_milli,
+            } => format!(
+                "hybrid{}/{}",
+                w_dense_milli as f64 / 1000.0,
+                w_sparse_milli as f64 / 1000.0
+            ),
         }
+    }
+
+    /// Whether the retriever needs vectors.
+    pub fn needs_dense(self) -> bool {
+        !matches!(self, Retriever::Bm25)
     }
 }
 
 /// One query's ranked documents with scores (max over the document's chunks).
 pub type DocRun = Vec<(String, f64)>;
 
-/// Retrieves the top `depth` documents for a query.
+/// Retrieves the top `depth` documents for a query (`dense` is needed for dense and hybrid).
 pub fn retrieve(
     index: &Bm25Index,
+    dense: Option<&VectorSearch>,
     r: Retriever,
     query: &str,
     depth: usize,
 ) -> Result<DocRun, AppError> {
+    // Enough chunks to fill `depth` documents when documents are split into chunks.
+    let chunks = (depth * 10).max(1000);
+    let need = || {
+        dense.ok_or_else(|| {
+            AppError::Config("dense retrieval is not set up for this evaluation".into())
+        })
+    };
     match r {
         Retriever::Bm25 => {
-            // Enough chunks to fill `depth` documents when documents are split into chunks.
-            let hits = index.search(query, (depth * 10).max(1000))?;
+            let hits = index.search(query, chunks)?;
             Ok(metrics::best_per_doc(
                 hits.iter().map(|h| (h.doc_id.as_str(), h.score as f64)),
+                depth,
+            ))
+        }
+        Retriever::Dense => {
+            let hits = need()?.search_blocking(query, chunks)?;
+            Ok(metrics::best_per_doc(
+                hits.iter().map(|h| (h.doc_id.as_str(), h.score as f64)),
+                depth,
+            ))
+        }
+        Retriever::Hybrid {
+            w_dense_milli,
+            w_sparse_milli,
+        } => {
+            let d = retrieve(index, dense, Retriever::Dense, query, depth)?;
+            let s = retrieve(index, dense, Retriever::Bm25, query, depth)?;
+            Ok(fusion::rrf_fuse(
+                &d,
+                &s,
+                w_dense_milli as f64 / 1000.0,
+                w_sparse_milli as f64 / 1000.0,
+                60.0,
                 depth,
             ))
         }
@@ -92,8 +165,10 @@ pub struct EvalRow {
 }
 
 /// Runs every query of `queries` that has judgments and computes metrics.
+#[allow(clippy::too_many_arguments)]
 pub fn evaluate_set(
     index: &Bm25Index,
+    dense: Option<&VectorSearch>,
     r: Retriever,
     set_name: &str,
     queries: &BTreeMap<String, String>,
@@ -108,7 +183,7 @@ pub fn evaluate_set(
     for (qid, text) in queries {
         let Some(rels) = qrels.get(qid) else { continue };
         let t = Instant::now();
-        let run = retrieve(index, r, text, depth)?;
+        let run = retrieve(index, dense, r, text, depth)?;
         lat.push(t.elapsed().as_secs_f64() * 1e3);
         let ranked = metrics::trec_order(run.clone());
         let m = metrics::evaluate(&ranked, rels);
@@ -128,7 +203,7 @@ pub fn evaluate_set(
     let pct = |p: f64| lat[((lat.len() as f64 - 1.0) * p).round() as usize];
     let values: Vec<QueryMetrics> = per_query.values().copied().collect();
     Ok(EvalRow {
-        retriever: r.name().to_string(),
+        retriever: r.name(),
         query_set: set_name.to_string(),
         queries: n,
         mean: metrics::mean(&values),
@@ -246,7 +321,21 @@ pub async fn run(
     cfg: &Config,
     req: &EvalRequest,
 ) -> Result<(Vec<EvalRow>, Qrels), AppError> {
-    beir::ingest_corpus(store, index, cfg, &req.dataset, false).await?;
+    let mut cfg = cfg.clone();
+    let needs_dense = req.retrievers.iter().any(|r| r.needs_dense());
+    cfg.embedding.enabled = needs_dense;
+    beir::ingest_corpus(store, index, &cfg, &req.dataset, false).await?;
+    let dense = if needs_dense {
+        if store.embedding_meta().is_none() {
+            let e = crate::dense::Embedder::shared(&cfg.embedding)?;
+            crate::dense::embed_store(store, &e, false, false).await?;
+        }
+        crate::dense::ensure_ann_index(store, &cfg.dense).await?;
+        let e = crate::dense::Embedder::shared(&cfg.embedding)?;
+        Some(VectorSearch::new(e, &cfg.data_dir, cfg.dense.clone()))
+    } else {
+        None
+    };
     let qrels_path = req
         .qrels
         .clone()
@@ -266,7 +355,14 @@ pub async fn run(
             .unwrap_or_default();
         for &r in &req.retrievers {
             rows.push(evaluate_set(
-                index, r, &set, &queries, &qrels, req.k, req.depth,
+                index,
+                dense.as_ref(),
+                r,
+                &set,
+                &queries,
+                &qrels,
+                req.k,
+                req.depth,
             )?);
         }
     }
