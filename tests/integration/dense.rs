@@ -32,7 +32,13 @@ fn vecs(v: &Value) -> Vec<Vec<f32>> {
     v.as_array()
         .unwrap()
         .iter()
-        .map(|r| r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect())
+        .map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap() as f32)
+                .collect()
+        })
         .collect()
 }
 
@@ -47,7 +53,9 @@ fn strings(v: &Value) -> Vec<String> {
 #[test]
 fn minilm_matches_sentence_transformers() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(cfg) = common::dense_config(dir.path()) else { return };
+    let Some(cfg) = common::dense_config(dir.path()) else {
+        return;
+    };
     let model = Embedder::model_dir(&cfg.embedding).unwrap();
     let md = ModelDir::open(&model).unwrap();
     assert_eq!((md.dim, md.max_len, md.normalize), (384, 256, true));
@@ -96,8 +104,15 @@ fn dpr_encoders_match_transformers() {
         for (i, (a, b)) in got.iter().zip(&want).enumerate() {
             assert_eq!(a.len(), dim);
             let c = cosine(a, b);
-            let max_abs = a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0f32, f32::max);
-            assert!(c >= 0.9999 && max_abs < 1e-3, "{dir} sentence {i}: cosine {c}, max |diff| {max_abs}");
+            let max_abs = a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0f32, f32::max);
+            assert!(
+                c >= 0.9999 && max_abs < 1e-3,
+                "{dir} sentence {i}: cosine {c}, max |diff| {max_abs}"
+            );
         }
     }
 }
@@ -147,7 +162,9 @@ fn doc(id: &str, chunks: Vec<(String, Vec<f32>)>) -> NewDocument {
 fn clustered(n: usize, dim: usize, seed: u64) -> Vec<Vec<f32>> {
     let mut x = seed;
     let mut rnd = move || {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((x >> 40) as f32 / (1u64 << 24) as f32) - 0.5
     };
     let centers: Vec<Vec<f32>> = (0..20).map(|_| (0..dim).map(|_| rnd()).collect()).collect();
@@ -169,23 +186,36 @@ async fn vectors_in_lance_exact_and_ann_search() {
     cfg.dense.nprobes = 8;
     cfg.dense.refine_factor = 20;
     let (mut store, _index) = common::open(&cfg).await;
-    let e = dense::embedder_for_ingest(&mut store, &cfg).await.unwrap().unwrap();
+    let e = dense::embedder_for_ingest(&mut store, &cfg)
+        .await
+        .unwrap()
+        .unwrap();
     let meta = store.embedding_meta().unwrap();
     assert_eq!((meta.model.as_str(), meta.dim), ("tiny-dpr-ctx", 16));
     let data = clustered(2000, 16, 7);
     // NaN is refused at write time, and nothing is committed.
     let mut bad = data[0].clone();
     bad[3] = f32::NAN;
-    let err = store.commit(&[doc("nan", vec![("x".into(), bad)])]).await.unwrap_err();
+    let err = store
+        .commit(&[doc("nan", vec![("x".into(), bad)])])
+        .await
+        .unwrap_err();
     assert!(err.to_string().contains("NaN"), "{err}");
     let docs: Vec<NewDocument> = data
         .chunks(100)
         .enumerate()
-        .map(|(d, rows)| doc(&format!("d{d:02}"), rows.iter().map(|v| ("t".to_string(), v.clone())).collect()))
+        .map(|(d, rows)| {
+            doc(
+                &format!("d{d:02}"),
+                rows.iter().map(|v| ("t".to_string(), v.clone())).collect(),
+            )
+        })
         .collect();
     // Below ann_min_rows: exact search.
     store.commit(&docs[..10]).await.unwrap();
-    let r = dense::ensure_ann_index(&mut store, &cfg.dense).await.unwrap();
+    let r = dense::ensure_ann_index(&mut store, &cfg.dense)
+        .await
+        .unwrap();
     assert!(!r.built);
     let vs = VectorSearch::new(e.clone(), dir.path(), cfg.dense.clone());
     let q = data[5].clone();
@@ -195,17 +225,25 @@ async fn vectors_in_lance_exact_and_ann_search() {
             .iter()
             .enumerate()
             .map(|(i, v)| {
-                (v.iter().zip(&q).map(|(a, b)| a * b).sum(), mitra::store::chunk_id(&format!("d{:02}", i / 100), 1, (i % 100) as i32))
+                (
+                    v.iter().zip(&q).map(|(a, b)| a * b).sum(),
+                    mitra::store::chunk_id(&format!("d{:02}", i / 100), 1, (i % 100) as i32),
+                )
             })
             .collect();
         s.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         s.into_iter().take(10).map(|x| x.1).collect()
     };
-    assert_eq!(exact.iter().map(|h| h.chunk_id.clone()).collect::<Vec<_>>(), brute(1000));
+    assert_eq!(
+        exact.iter().map(|h| h.chunk_id.clone()).collect::<Vec<_>>(),
+        brute(1000)
+    );
     assert!(exact.windows(2).all(|w| w[0].score >= w[1].score));
     // Above it: the IVF_PQ index is built and used; recall@10 against exact stays high.
     store.commit(&docs[10..]).await.unwrap();
-    let r = dense::ensure_ann_index(&mut store, &cfg.dense).await.unwrap();
+    let r = dense::ensure_ann_index(&mut store, &cfg.dense)
+        .await
+        .unwrap();
     assert!(r.built, "{r:?}");
     assert!(dense::has_vector_index(store.chunks()).await.unwrap());
     let mut hit = 0;
@@ -213,7 +251,11 @@ async fn vectors_in_lance_exact_and_ann_search() {
     for &qi in &queries {
         let q = data[qi].clone();
         let ann = vs.search_vector_blocking(q.clone(), 10).unwrap();
-        let mut s: Vec<(f32, usize)> = data.iter().enumerate().map(|(i, v)| (v.iter().zip(&q).map(|(a, b)| a * b).sum(), i)).collect();
+        let mut s: Vec<(f32, usize)> = data
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.iter().zip(&q).map(|(a, b)| a * b).sum(), i))
+            .collect();
         s.sort_by(|a, b| b.0.total_cmp(&a.0));
         let truth: Vec<String> = s[..10]
             .iter()
@@ -225,7 +267,10 @@ async fn vectors_in_lance_exact_and_ann_search() {
     assert!(recall >= 0.9, "ANN recall@10 {recall}");
     // New rows after the index are still found (Lance searches unindexed fragments exactly).
     let fresh = clustered(1, 16, 99).remove(0);
-    store.commit(&[doc("fresh", vec![("t".into(), fresh.clone())])]).await.unwrap();
+    store
+        .commit(&[doc("fresh", vec![("t".into(), fresh.clone())])])
+        .await
+        .unwrap();
     let top = vs.search_vector_blocking(fresh, 1).unwrap();
     assert_eq!(top[0].chunk_id, "fresh@1#0");
 }
@@ -241,18 +286,32 @@ async fn mixing_models_is_refused() {
     let mut other = cfg.clone();
     other.embedding.model = "another-model".into();
     let (mut store, index) = common::open(&other).await;
-    let err = dense::embedder_for_ingest(&mut store, &other).await.unwrap_err();
+    let err = dense::embedder_for_ingest(&mut store, &other)
+        .await
+        .unwrap_err();
     drop((store, index));
-    assert!(matches!(err, dense::DenseError::ModelMismatch { .. }), "{err}");
+    assert!(
+        matches!(err, dense::DenseError::ModelMismatch { .. }),
+        "{err}"
+    );
     assert!(err.to_string().contains("mitra embed --rebuild"), "{err}");
-    let vs = VectorSearch::new(Embedder::shared(&other.embedding).unwrap(), dir.path(), other.dense.clone());
+    let vs = VectorSearch::new(
+        Embedder::shared(&other.embedding).unwrap(),
+        dir.path(),
+        other.dense.clone(),
+    );
     let err = vs.search_blocking("muon", 3).unwrap_err();
-    assert!(matches!(err, dense::DenseError::ModelMismatch { .. }), "{err}");
+    assert!(
+        matches!(err, dense::DenseError::ModelMismatch { .. }),
+        "{err}"
+    );
     // Another dimension: the question encoder (32-d) against the 16-d table.
     let mut q = cfg.clone();
     q.embedding.model_dir = Some(fixture("dpr-question"));
     let (mut store, _index) = common::open(&q).await;
-    let err = dense::embedder_for_ingest(&mut store, &q).await.unwrap_err();
+    let err = dense::embedder_for_ingest(&mut store, &q)
+        .await
+        .unwrap_err();
     assert!(err.to_string().contains("16-d"), "{err}");
 }
 
@@ -263,7 +322,10 @@ async fn a_missing_model_names_the_fetch_command() {
     cfg.embedding.enabled = true;
     cfg.embedding.models_dir = dir.path().join("no-models");
     let (mut store, _index) = common::open(&cfg).await;
-    let err = dense::embedder_for_ingest(&mut store, &cfg).await.unwrap_err().to_string();
+    let err = dense::embedder_for_ingest(&mut store, &cfg)
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("mitra models fetch all-MiniLM-L6-v2"), "{err}");
     cfg.embedding.device = "cuda:0".into();
     cfg.embedding.model_dir = Some(fixture("dpr-ctx"));
@@ -291,7 +353,9 @@ const QUERY: &str = "how is the muon momentum scale calibrated";
 #[tokio::test]
 async fn hybrid_equals_handwritten_rrf_sql() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(cfg) = dense_demo(dir.path()).await else { return };
+    let Some(cfg) = dense_demo(dir.path()).await else {
+        return;
+    };
     let ctx = common::session(&cfg).await;
     let rows = |sql: String| {
         let ctx = ctx.clone();
@@ -381,8 +445,17 @@ async fn hybrid_equals_handwritten_rrf_sql() {
     let v = v.as_any().downcast_ref::<Float32Array>().unwrap();
     assert_eq!(v.len(), 384);
     assert!(b[0].column(1).is_null(0));
-    let b = ctx.sql("SELECT score FROM dense('muon momentum scale', 1)").await.unwrap().collect().await.unwrap();
-    let s = b[0].column(0).as_primitive::<arrow::datatypes::Float32Type>().value(0);
+    let b = ctx
+        .sql("SELECT score FROM dense('muon momentum scale', 1)")
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    let s = b[0]
+        .column(0)
+        .as_primitive::<arrow::datatypes::Float32Type>()
+        .value(0);
     assert!(s > 0.3 && s <= 1.0001, "{s}");
     let _ = Int64Array::from(vec![1]);
 }
@@ -390,11 +463,16 @@ async fn hybrid_equals_handwritten_rrf_sql() {
 #[tokio::test]
 async fn dense_over_pgwire_with_bound_parameters_and_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(cfg) = dense_demo(dir.path()).await else { return };
+    let Some(cfg) = dense_demo(dir.path()).await else {
+        return;
+    };
     let addr = common::serve(&cfg).await;
     let c = common::connect(addr).await;
     let rows = c
-        .query("SELECT chunk_id, score, rank FROM dense($1, $2) ORDER BY rank", &[&QUERY, &3i64])
+        .query(
+            "SELECT chunk_id, score, rank FROM dense($1, $2) ORDER BY rank",
+            &[&QUERY, &3i64],
+        )
         .await
         .unwrap();
     assert_eq!(rows.len(), 3);
@@ -410,55 +488,94 @@ async fn dense_over_pgwire_with_bound_parameters_and_errors() {
     assert_eq!(rows.len(), 5);
     let r: i64 = rows[4].get(1);
     assert_eq!(r, 5);
-    let v = c.query_one("SELECT embed($1) AS v", &[&"dimuon resonance"]).await.unwrap();
+    let v = c
+        .query_one("SELECT embed($1) AS v", &[&"dimuon resonance"])
+        .await
+        .unwrap();
     let v: Vec<f32> = v.get(0);
     assert_eq!(v.len(), 384);
     // Bad input: clear SQLSTATEs, and the session stays usable.
     for (sql, state) in [
-        ("SELECT * FROM dense('', 3)", SqlState::INVALID_PARAMETER_VALUE),
-        ("SELECT * FROM dense('muon', 0)", SqlState::INVALID_PARAMETER_VALUE),
+        (
+            "SELECT * FROM dense('', 3)",
+            SqlState::INVALID_PARAMETER_VALUE,
+        ),
+        (
+            "SELECT * FROM dense('muon', 0)",
+            SqlState::INVALID_PARAMETER_VALUE,
+        ),
         ("SELECT * FROM dense('muon')", SqlState::UNDEFINED_FUNCTION),
-        ("SELECT * FROM hybrid('muon', 3, -1)", SqlState::INVALID_PARAMETER_VALUE),
-        ("SELECT * FROM hybrid('muon', 3, 0.5, 0.5, 60, 0)", SqlState::INVALID_PARAMETER_VALUE),
+        (
+            "SELECT * FROM hybrid('muon', 3, -1)",
+            SqlState::INVALID_PARAMETER_VALUE,
+        ),
+        (
+            "SELECT * FROM hybrid('muon', 3, 0.5, 0.5, 60, 0)",
+            SqlState::INVALID_PARAMETER_VALUE,
+        ),
     ] {
         let e = c.simple_query(sql).await.unwrap_err();
         let db = e.as_db_error().unwrap_or_else(|| panic!("{sql}: {e}"));
         assert_eq!(db.code(), &state, "{sql}: {}", db.message());
     }
     let long = "muon ".repeat(4000);
-    let e = c.query("SELECT * FROM dense($1, 3)", &[&long]).await.unwrap_err();
+    let e = c
+        .query("SELECT * FROM dense($1, 3)", &[&long])
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), Some(&SqlState::INVALID_PARAMETER_VALUE));
     // Text far above the model's max length but within the query limit is truncated, not refused.
     let long_ok = "muon momentum ".repeat(500);
-    assert_eq!(c.query("SELECT * FROM dense($1, 2)", &[&long_ok]).await.unwrap().len(), 2);
+    assert_eq!(
+        c.query("SELECT * FROM dense($1, 2)", &[&long_ok])
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
     assert_eq!(c.query("SELECT 1", &[]).await.unwrap().len(), 1);
 }
 
 #[tokio::test]
 async fn embed_existing_store_then_ingest_keeps_vectors_complete() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(dcfg) = common::dense_config(dir.path()) else { return };
+    let Some(dcfg) = common::dense_config(dir.path()) else {
+        return;
+    };
     // A BM25-only store…
     let bm25_cfg = common::demo_store(dir.path()).await;
     assert!(!bm25_cfg.embedding.enabled);
     // …refuses to take vectors for new chunks only,
     let (mut store, _index) = common::open(&dcfg).await;
-    let err = dense::embedder_for_ingest(&mut store, &dcfg).await.unwrap_err().to_string();
+    let err = dense::embedder_for_ingest(&mut store, &dcfg)
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("mitra embed"), "{err}");
     // `mitra embed` adds the column by schema evolution (the old version stays readable),
     let before = store.chunks_version();
     let e = Embedder::shared(&dcfg.embedding).unwrap();
-    let n = dense::embed_store(&mut store, &e, false, false).await.unwrap();
+    let n = dense::embed_store(&mut store, &e, false, false)
+        .await
+        .unwrap();
     assert_eq!(n, 22);
     assert!(store.chunks_version() > before);
     let old = store.chunks().checkout_version(before).await.unwrap();
     assert!(mitra::store::embedding_meta_of(&old).is_none());
     assert_eq!(old.count_rows(None).await.unwrap(), 22);
     // and a second run has nothing to do.
-    assert_eq!(dense::embed_store(&mut store, &e, false, false).await.unwrap(), 0);
+    assert_eq!(
+        dense::embed_store(&mut store, &e, false, false)
+            .await
+            .unwrap(),
+        0
+    );
     drop(store);
     let vs = VectorSearch::new(e, dir.path(), dcfg.dense.clone());
     let hits = vs.search_blocking(QUERY, 3).unwrap();
-    assert!(hits[0].chunk_id.starts_with("demo-notes/hmumu-run3.md"), "{hits:?}");
+    assert!(
+        hits[0].chunk_id.starts_with("demo-notes/hmumu-run3.md"),
+        "{hits:?}"
+    );
     let _ = Arc::new(());
 }

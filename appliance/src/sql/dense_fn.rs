@@ -22,6 +22,9 @@ use crate::config::{HybridConfig, LimitsConfig};
 use crate::dense::{DenseError, VectorSearch};
 use crate::index::Bm25Index;
 
+/// One ranked row: chunk id, document id, score.
+type RankedRow = (String, String, f32);
+
 /// Dense search as the session sees it: ready, or the reason it is not (shown on use).
 pub type DenseHandle = std::result::Result<VectorSearch, String>;
 
@@ -61,7 +64,7 @@ const DENSE: &str = "dense";
 
 impl TableFunctionImpl for DenseFunction {
     fn call_with_args(&self, a: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
-        let run = || -> std::result::Result<Option<Vec<(String, String, f32)>>, SqlFnError> {
+        let run = || -> std::result::Result<Option<Vec<RankedRow>>, SqlFnError> {
             let exprs = a.exprs();
             if exprs.len() != 2 {
                 return Err(SqlFnError::WrongArity {

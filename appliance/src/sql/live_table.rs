@@ -90,6 +90,10 @@ impl TableProvider for LiveLanceTable {
         limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let ds = self.latest().await?;
+        // Columns added by schema evolution after this table was registered (e.g. `mitra embed`
+        // while serving) stay invisible until the next start: scan the registered columns only.
+        let all: Vec<usize> = (0..self.schema.fields().len()).collect();
+        let projection = Some(projection.unwrap_or(&all));
         Self::provider(ds)
             .scan(state, projection, filters, limit)
             .await
