@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use arrow::array::Array;
 use futures::TryStreamExt;
 use mitra::analyzer::AnalyzerOptions;
 use mitra::index::{Bm25Index, Bm25Params, SyncOutcome};
@@ -91,7 +92,13 @@ async fn check_store(data: &Path) -> usize {
     // Documents and their chunks.
     let live = store.live_documents().await.unwrap();
     let mut scan = store.chunks().scan();
-    scan.project(&["doc_id", "version", "ordinal"]).unwrap();
+    let has_vectors = store.embedding_meta().is_some();
+    if has_vectors {
+        scan.project(&["doc_id", "version", "ordinal", "embedding"])
+            .unwrap();
+    } else {
+        scan.project(&["doc_id", "version", "ordinal"]).unwrap();
+    }
     let batches: Vec<_> = scan
         .try_into_stream()
         .await
@@ -108,6 +115,12 @@ async fn check_store(data: &Path) -> usize {
                 live[&d].0,
                 "chunk of an uncommitted version: {d}"
             );
+            if has_vectors {
+                assert!(
+                    b.column(3).is_valid(i),
+                    "chunk of {d} committed without its vector"
+                );
+            }
             assert!(per_doc.entry(d).or_default().insert(i32_col(b, 2).value(i)));
         }
     }
@@ -186,6 +199,12 @@ async fn kill_during_ingest_leaves_a_consistent_store() {
             .arg(&corpus)
             .env("MITRA_INGEST_BATCH_DOCS", "150")
             .env("MITRA_CHUNKING_MAX_CHARS", "2000")
+            // Vectors commit with their chunks: a tiny DPR encoder keeps the test fast.
+            .env("MITRA_EMBEDDING_MODEL", "tiny-dpr-ctx")
+            .env(
+                "MITRA_EMBEDDING_MODEL_DIR",
+                common::repo_root().join("tests/data/embed/dpr-ctx"),
+            )
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -216,4 +235,7 @@ async fn kill_during_ingest_leaves_a_consistent_store() {
         eprintln!("round {round}: {n} documents committed");
     }
     assert_eq!(committed, lens.len());
+    let (store, _) = Store::open_with_report(&data).await.unwrap();
+    let meta = store.embedding_meta().expect("the store has vectors");
+    assert_eq!((meta.model.as_str(), meta.dim), ("tiny-dpr-ctx", 16));
 }
