@@ -249,42 +249,58 @@ async fn generated(mut cfg: Config, n: usize) {
     );
     index.close_writer().unwrap();
     drop(store);
-    let vs = VectorSearch::new(e.clone(), &cfg.data_dir, cfg.dense.clone());
     // Recall@10 of the search path (ANN if built) against exact brute force, for 200 query
-    // vectors drawn from the data distribution.
-    let mut hits = 0usize;
+    // vectors drawn from the data distribution; with --sweep, over several nprobes/refine settings.
+    let settings: Vec<(usize, u32)> = if std::env::args().any(|a| a == "--sweep") {
+        vec![(16, 10), (32, 10), (32, 50), (64, 50), (32, 100), (64, 200)]
+    } else {
+        vec![(cfg.dense.nprobes, cfg.dense.refine_factor)]
+    };
     let nq = 200;
-    let mut ann_lat = Vec::new();
-    for qi in 0..nq {
-        let base = &matrix[(qi * 7919 % n) * dim..][..dim];
-        let mut q: Vec<f32> = base.iter().map(|x| x + 0.02 * rng.unit()).collect();
-        let norm = q.iter().map(|x| x * x).sum::<f32>().sqrt();
-        q.iter_mut().for_each(|x| *x /= norm);
-        let truth = mitra_embed::top_k(&matrix, dim, &q, 10);
-        let truth: Vec<String> = truth
-            .iter()
-            .map(|h| {
-                chunk_id(
-                    &format!("gen{:06}", h.row as usize / per_doc),
-                    1,
-                    (h.row as usize % per_doc) as i32,
-                )
-            })
-            .collect();
-        let t = Instant::now();
-        let got = vs.search_vector_blocking(q, 10).unwrap();
-        ann_lat.push(t.elapsed().as_secs_f64() * 1e3);
-        hits += got.iter().filter(|h| truth.contains(&h.chunk_id)).count();
+    let queries: Vec<(Vec<f32>, Vec<String>)> = (0..nq)
+        .map(|qi| {
+            let base = &matrix[(qi * 7919 % n) * dim..][..dim];
+            let mut q: Vec<f32> = base.iter().map(|x| x + 0.02 * rng.unit()).collect();
+            let norm = q.iter().map(|x| x * x).sum::<f32>().sqrt();
+            q.iter_mut().for_each(|x| *x /= norm);
+            let truth = mitra_embed::top_k(&matrix, dim, &q, 10)
+                .iter()
+                .map(|h| {
+                    chunk_id(
+                        &format!("gen{:06}", h.row as usize / per_doc),
+                        1,
+                        (h.row as usize % per_doc) as i32,
+                    )
+                })
+                .collect();
+            (q, truth)
+        })
+        .collect();
+    let mut vs = VectorSearch::new(e.clone(), &cfg.data_dir, cfg.dense.clone());
+    for (nprobes, refine) in settings {
+        let mut dcfg = cfg.dense.clone();
+        dcfg.nprobes = nprobes;
+        dcfg.refine_factor = refine;
+        vs = VectorSearch::new(e.clone(), &cfg.data_dir, dcfg);
+        let mut hits = 0usize;
+        let mut ann_lat = Vec::new();
+        for (q, truth) in &queries {
+            let t = Instant::now();
+            let got = vs.search_vector_blocking(q.clone(), 10).unwrap();
+            ann_lat.push(t.elapsed().as_secs_f64() * 1e3);
+            hits += got.iter().filter(|h| truth.contains(&h.chunk_id)).count();
+        }
+        ann_lat.sort_by(f64::total_cmp);
+        println!(
+            "recall@10 vs exact: {:.4} over {nq} queries (nprobes {nprobes}, refine {refine}); vector-only search p50 {:.2} ms p99 {:.2} ms",
+            hits as f64 / (10 * nq) as f64,
+            percentile(&ann_lat, 0.5),
+            percentile(&ann_lat, 0.99)
+        );
     }
-    ann_lat.sort_by(f64::total_cmp);
-    println!(
-        "recall@10 vs exact: {:.4} over {nq} queries (nprobes {}, refine {}); vector-only search p50 {:.2} ms p99 {:.2} ms",
-        hits as f64 / (10 * nq) as f64,
-        cfg.dense.nprobes,
-        cfg.dense.refine_factor,
-        percentile(&ann_lat, 0.5),
-        percentile(&ann_lat, 0.99)
-    );
+    if std::env::args().any(|a| a == "--sweep") {
+        return;
+    }
     drop(matrix);
     // In-process SQL-path latency: text in (query encoding included), top 10 out.
     let (_s, mut index, _) = mitra::open_reader(&cfg).await.unwrap();

@@ -531,6 +531,19 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                 cfg.bm25.k1,
                 cfg.bm25.b
             );
+            match store.embedding_meta() {
+                Some(m) => println!(
+                    "vectors          model {} ({}-d)  search {}",
+                    m.model,
+                    m.dim,
+                    if mitra::dense::has_vector_index(store.chunks()).await? {
+                        "Lance ANN index"
+                    } else {
+                        "exact"
+                    }
+                ),
+                None => println!("vectors          none (run `mitra embed` to add them)"),
+            }
             Ok(())
         }
     }
