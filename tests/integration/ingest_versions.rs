@@ -133,11 +133,14 @@ async fn index_behind_is_caught_up_and_corrupt_index_is_rebuilt() {
         let (_s, idx) = common::open(&cfg).await;
         idx.search("muon momentum scale", 5).unwrap()
     };
-    // Corrupt the index: truncate every file in it.
+    // Corrupt the index: replace every file in it with garbage. Written beside and renamed over
+    // (a new inode): truncating in place could SIGBUS a still-mapped page of this process.
     for e in std::fs::read_dir(cfg.data_dir.join("bm25")).unwrap() {
         let p = e.unwrap().path();
         if p.is_file() {
-            std::fs::write(&p, b"garbage").unwrap();
+            let tmp = p.with_extension("garbage-tmp");
+            std::fs::write(&tmp, b"garbage").unwrap();
+            std::fs::rename(&tmp, &p).unwrap();
         }
     }
     let store = mitra::store::Store::open(&cfg.data_dir).await.unwrap();

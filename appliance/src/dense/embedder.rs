@@ -112,34 +112,20 @@ impl Embedder {
     pub async fn embed_passages(&self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, DenseError> {
         let enc = self.passage.clone();
         self.worker
-            .call_async(move |_| {
-                let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-                enc.encode(&refs)
-            })
+            .call_async(move |_| encode_owned(&enc, &texts))
             .await?
-            .map_err(DenseError::from)
     }
 
     /// Embeds passages on the worker, blocking the caller.
     pub fn embed_passages_blocking(&self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, DenseError> {
         let enc = self.passage.clone();
-        self.worker
-            .call(move |_| {
-                let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-                enc.encode(&refs)
-            })?
-            .map_err(DenseError::from)
+        self.worker.call(move |_| encode_owned(&enc, &texts))?
     }
 
     /// Embeds queries with the query encoder, blocking the caller.
     pub fn embed_queries_blocking(&self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, DenseError> {
         let enc = self.query.clone();
-        self.worker
-            .call(move |_| {
-                let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-                enc.encode(&refs)
-            })?
-            .map_err(DenseError::from)
+        self.worker.call(move |_| encode_owned(&enc, &texts))?
     }
 
     /// Embeds one query with the query encoder, blocking the caller.
@@ -149,6 +135,11 @@ impl Embedder {
         let mut v = self.worker.call(move |_| enc.encode(&[text.as_str()]))??;
         Ok(v.pop().unwrap_or_default())
     }
+}
+
+fn encode_owned(enc: &Encoder, texts: &[String]) -> Result<Vec<Vec<f32>>, DenseError> {
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    Ok(enc.encode(&refs)?)
 }
 
 fn cache_key(cfg: &EmbeddingConfig) -> String {

@@ -161,11 +161,7 @@ impl TableProvider for RankedTable {
         _limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let Some(rows) = &self.rows else {
-            return Err(SqlFnError::InvalidArgument {
-                function: self.function,
-                message: "parameters are not bound".into(),
-            }
-            .into_df());
+            return Err(SqlFnError::unbound(self.function));
         };
         let batch = ranked_batch(rows)?;
         Ok(MemorySourceConfig::try_new_exec(

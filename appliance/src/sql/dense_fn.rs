@@ -293,11 +293,7 @@ impl TableProvider for HybridTable {
         _limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let Some(rows) = &self.rows else {
-            return Err(SqlFnError::InvalidArgument {
-                function: HYBRID,
-                message: "parameters are not bound".into(),
-            }
-            .into_df());
+            return Err(SqlFnError::unbound(HYBRID));
         };
         let batch = RecordBatch::try_new(
             HYBRID_SCHEMA.clone(),

@@ -55,6 +55,15 @@ impl SqlFnError {
         }
     }
 
+    /// A table function executed before its bound parameters were supplied.
+    pub fn unbound(function: &'static str) -> datafusion::error::DataFusionError {
+        SqlFnError::InvalidArgument {
+            function,
+            message: "parameters are not bound".into(),
+        }
+        .into_df()
+    }
+
     /// Wraps into a DataFusion error.
     pub fn into_df(self) -> datafusion::error::DataFusionError {
         datafusion::error::DataFusionError::External(Box::new(self))
