@@ -5,9 +5,12 @@
 //!   cargo bench --profile dev --bench bm25 -- --generate 1000000
 //! Prints one JSON object per run.
 
+#[path = "util.rs"]
+mod util;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
+use util::{peak_rss_mib, percentile, Lcg};
 
 use mitra::analyzer::AnalyzerOptions;
 use mitra::config::Config;
@@ -72,22 +75,6 @@ fn parse_args() -> Args {
 }
 
 /// Deterministic pseudo-random generator (no external dependency, reproducible corpora).
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    /// Zipf-like word index over `n` words.
-    fn zipf(&mut self, n: usize) -> usize {
-        let u = (self.next() % 1_000_000) as f64 / 1_000_000.0;
-        ((n as f64).powf(u) as usize).saturating_sub(1).min(n - 1)
-    }
-}
-
 fn word(i: usize) -> String {
     const SYL: [&str; 16] = [
         "mu", "on", "jet", "ka", "lo", "ri", "tra", "ck", "ver", "tex", "pi", "le", "up", "bo",
@@ -100,24 +87,6 @@ fn word(i: usize) -> String {
         x /= 16;
     }
     s
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
-}
-
-fn peak_rss_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<f64>().ok())
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(0.0)
 }
 
 #[tokio::main]

@@ -10,48 +10,17 @@
 //! then times `dense()`/`hybrid()` for real MiniLM-embedded questions (query encoding included).
 //! Needs the model: `mitra models fetch` (MITRA_EMBEDDING_MODELS_DIR or ~/.cache/mitra-models).
 
+#[path = "util.rs"]
+mod util;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
+use util::{peak_rss_mib, percentile, Lcg};
 
 use mitra::config::Config;
 use mitra::dense::{self, Embedder, VectorSearch};
 use mitra::store::{chunk_id, ChunkRow, DocumentRow, NewDocument};
 use mitra::{pg, sql};
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
-}
-
-fn peak_rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|k| k.parse::<f64>().ok())
-        })
-        .map(|k| k / 1024.0)
-        .unwrap_or(0.0)
-}
-
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn unit(&mut self) -> f32 {
-        (self.next() as f32 / (1u64 << 31) as f32) - 0.5
-    }
-}
 
 const QUESTIONS: &[&str] = &[
     "how is the muon momentum scale calibrated",

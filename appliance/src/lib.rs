@@ -8,6 +8,7 @@ pub mod demo;
 pub mod dense;
 pub mod error;
 pub mod eval;
+pub mod fusion;
 pub mod index;
 pub mod ingest;
 pub mod metrics;

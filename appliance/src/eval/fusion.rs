@@ -1,7 +1,6 @@
 //! Weighted reciprocal rank fusion of two document rankings, and the sweep grid over its knobs.
 //!
-//! `score(d) = w_a / (K + rank_a(d)) + w_b / (K + rank_b(d))`, a side that did not return `d`
-//! contributing 0; ties are broken by doc id ascending.
+//! The fusion itself is [`crate::fusion::weighted_rrf`]: documents here, chunks in `hybrid()`.
 
 use super::DocRun;
 
@@ -17,21 +16,20 @@ pub fn sweep_grid() -> Vec<(f64, f64, f64)> {
     g
 }
 
-/// Fuses two rankings (best first) and keeps the top `depth`.
+/// Fuses two document rankings (best first) with [`crate::fusion::weighted_rrf`] and keeps the
+/// top `depth`.
 pub fn rrf_fuse(a: &DocRun, b: &DocRun, w_a: f64, w_b: f64, k: f64, depth: usize) -> DocRun {
-    let mut scores: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
-    for (run, w) in [(a, w_a), (b, w_b)] {
-        for (i, (d, _)) in run.iter().enumerate() {
-            *scores.entry(d.as_str()).or_default() += w / (k + (i + 1) as f64);
-        }
-    }
-    let mut out: DocRun = scores
-        .into_iter()
-        .map(|(d, s)| (d.to_string(), s))
-        .collect();
-    out.sort_by(|x, y| y.1.total_cmp(&x.1).then_with(|| x.0.cmp(&y.0)));
-    out.truncate(depth);
-    out
+    crate::fusion::weighted_rrf(
+        a.iter().map(|(d, _)| d.as_str()),
+        b.iter().map(|(d, _)| d.as_str()),
+        w_a,
+        w_b,
+        k,
+    )
+    .into_iter()
+    .take(depth)
+    .map(|f| (f.id.to_string(), f.score))
+    .collect()
 }
 
 #[cfg(test)]

@@ -326,12 +326,11 @@ pub async fn run(
     cfg.embedding.enabled = needs_dense;
     beir::ingest_corpus(store, index, &cfg, &req.dataset, false).await?;
     let dense = if needs_dense {
+        let e = crate::dense::Embedder::shared(&cfg.embedding)?;
         if store.embedding_meta().is_none() {
-            let e = crate::dense::Embedder::shared(&cfg.embedding)?;
             crate::dense::embed_store(store, &e, false, false).await?;
         }
         crate::dense::ensure_ann_index(store, &cfg.dense).await?;
-        let e = crate::dense::Embedder::shared(&cfg.embedding)?;
         Some(VectorSearch::new(e, &cfg.data_dir, cfg.dense.clone()))
     } else {
         None

@@ -123,46 +123,35 @@ pub static HYBRID_SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
     ]))
 });
 
-/// Weighted RRF of two chunk rankings (best first), computed exactly as the SQL
-/// `w_dense * rrf(dense_rank, K) + w_sparse * rrf(sparse_rank, K)` would; ties by chunk id.
+/// Weighted RRF ([`crate::fusion::weighted_rrf`]) of two `(chunk_id, doc_id)` rankings, top `k`.
 pub fn fuse(
     dense: &[(String, String)],
     sparse: &[(String, String)],
     p: &HybridConfig,
     k: usize,
 ) -> Vec<HybridRow> {
-    let mut rows: std::collections::HashMap<&str, HybridRow> = std::collections::HashMap::new();
-    for (side, list) in [(0, dense), (1, sparse)] {
-        for (i, (c, d)) in list.iter().enumerate() {
-            let r = rows.entry(c.as_str()).or_insert_with(|| HybridRow {
-                chunk_id: c.clone(),
-                doc_id: d.clone(),
-                score: 0.0,
-                dense_rank: None,
-                sparse_rank: None,
-            });
-            if side == 0 {
-                r.dense_rank.get_or_insert(i as i64 + 1);
-            } else {
-                r.sparse_rank.get_or_insert(i as i64 + 1);
-            }
-        }
-    }
-    let rrf = |r: Option<i64>| r.map(|r| 1.0 / (p.rrf_k + r as f64)).unwrap_or(0.0);
-    let mut out: Vec<HybridRow> = rows
-        .into_values()
-        .map(|mut r| {
-            r.score = p.w_dense * rrf(r.dense_rank) + p.w_sparse * rrf(r.sparse_rank);
-            r
-        })
+    let doc_of: std::collections::HashMap<&str, &str> = dense
+        .iter()
+        .chain(sparse)
+        .map(|(c, d)| (c.as_str(), d.as_str()))
         .collect();
-    out.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then_with(|| a.chunk_id.cmp(&b.chunk_id))
-    });
-    out.truncate(k);
-    out
+    crate::fusion::weighted_rrf(
+        dense.iter().map(|(c, _)| c.as_str()),
+        sparse.iter().map(|(c, _)| c.as_str()),
+        p.w_dense,
+        p.w_sparse,
+        p.rrf_k,
+    )
+    .into_iter()
+    .take(k)
+    .map(|f| HybridRow {
+        chunk_id: f.id.to_string(),
+        doc_id: doc_of[f.id].to_string(),
+        score: f.score,
+        dense_rank: f.rank_a.map(|r| r as i64),
+        sparse_rank: f.rank_b.map(|r| r as i64),
+    })
+    .collect()
 }
 
 /// The `hybrid` table function.

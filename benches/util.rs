@@ -1,0 +1,47 @@
+//! Helpers shared by the benchmarks: a seeded generator, percentiles, peak memory.
+
+/// A 64-bit LCG (Knuth's constants): reproducible generated corpora and vectors.
+pub struct Lcg(pub u64);
+
+#[allow(dead_code)] // each benchmark uses a subset
+impl Lcg {
+    /// The next 31-bit value.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+
+    /// Zipf-like word index over `n` words.
+    pub fn zipf(&mut self, n: usize) -> usize {
+        let u = (self.next() % 1_000_000) as f64 / 1_000_000.0;
+        ((n as f64).powf(u) as usize).saturating_sub(1).min(n - 1)
+    }
+
+    /// Uniform in [-0.5, 0.5).
+    pub fn unit(&mut self) -> f32 {
+        (self.next() as f32 / (1u64 << 31) as f32) - 0.5
+    }
+}
+
+/// The `p` quantile of ascending `sorted` (nearest rank); 0 when empty.
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+/// Peak resident memory of this process (VmHWM), MiB.
+pub fn peak_rss_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(0.0)
+}
