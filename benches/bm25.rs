@@ -5,6 +5,8 @@
 //!   cargo bench --profile dev --bench bm25 -- --generate 1000000
 //! Prints one JSON object per run.
 
+#![recursion_limit = "256"]
+
 #[path = "util.rs"]
 mod util;
 use std::path::PathBuf;
@@ -141,6 +143,7 @@ async fn main() {
                 sha256: sha256_hex(text.as_bytes()),
                 text,
                 metadata: serde_json::json!({}),
+                ..Default::default()
             })
             .await
             .unwrap();

@@ -10,6 +10,8 @@
 //! then times `dense()`/`hybrid()` for real MiniLM-embedded questions (query encoding included).
 //! Needs the model: `mitra models fetch` (MITRA_EMBEDDING_MODELS_DIR or ~/.cache/mitra-models).
 
+#![recursion_limit = "256"]
+
 #[path = "util.rs"]
 mod util;
 use std::path::PathBuf;
@@ -188,6 +190,8 @@ async fn generated(mut cfg: Config, n: usize) {
                 ingested_at: 0,
                 analysis_id: None,
                 metadata: "{}".into(),
+                source: None,
+                deleted_at: None,
             },
             chunks,
         });

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing Mitra needs on a fresh Debian machine (idempotent).
-# - protoc (Lance's build), the Postgres clients used by the tests (psql, JDBC, psycopg).
+# - protoc (Lance's build), the Postgres clients used by the tests (psql, JDBC, psycopg),
+# - the wasm32-wasip2 target (the built-in plugins are compiled for it when mitra builds),
+# - Tesseract (OCR of image-only PDF pages) and poppler-utils (pdftoppm for the OCR test,
+#   pdftotext for the PDF benchmark).
 set -euo pipefail
 
 SUDO=""
@@ -8,6 +11,10 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 need=()
 command -v protoc >/dev/null || need+=(protobuf-compiler)
+if [ "${MITRA_SETUP_OCR:-1}" = 1 ]; then
+  command -v tesseract >/dev/null || need+=(tesseract-ocr tesseract-ocr-eng)
+  command -v pdftoppm >/dev/null || need+=(poppler-utils)
+fi
 if [ "${MITRA_SETUP_CLIENTS:-1}" = 1 ]; then
   command -v psql >/dev/null || need+=(postgresql-client)
   [ -f /usr/share/java/postgresql.jar ] || need+=(libpostgresql-jdbc-java)
@@ -24,3 +31,7 @@ if [ "${MITRA_SETUP_CLIENTS:-1}" = 1 ] && ! python3 -c "import psycopg" 2>/dev/n
   python3 -m pip install -q "psycopg[binary]>=3.1"
 fi
 command -v cargo >/dev/null || { echo "setup: cargo (Rust toolchain) is required" >&2; exit 1; }
+if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-wasip2; then
+  echo "setup: adding the wasm32-wasip2 target"
+  rustup target add wasm32-wasip2
+fi

@@ -15,4 +15,6 @@ export MITRA_TEST_MODELS="${MITRA_TEST_MODELS:-$HOME/.cache/mitra-models}"
 cargo run --locked --quiet --bin mitra -- models fetch all-MiniLM-L6-v2 --dir "$MITRA_TEST_MODELS"
 # Dense tests must run, not skip.
 export MITRA_TEST_REQUIRE_MODELS="${MITRA_TEST_REQUIRE_MODELS:-1}"
+# The OCR test must run (setup.sh installs tesseract-ocr and poppler-utils).
+export MITRA_TEST_REQUIRE_OCR="${MITRA_TEST_REQUIRE_OCR:-1}"
 cargo test --locked --lib --bins --tests

@@ -90,6 +90,7 @@ pub async fn ingest_corpus(
             metadata: serde_json::json!({"collection": name}),
             doc_id: id,
             text,
+            ..Default::default()
         })
         .await?;
     }

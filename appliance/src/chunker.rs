@@ -168,6 +168,154 @@ pub fn chunk(text: &str, cfg: &ChunkingConfig) -> Vec<ChunkText> {
     out
 }
 
+/// One extracted block, as the chunker sees it (kinds are the plugin API's block kinds).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockText {
+    /// `heading`, `body`, `caption`, `table`, `footnote`, `equation`, `header`, `footer`, `page-number`.
+    pub kind: String,
+    /// 1-based page, for paginated formats.
+    pub page: Option<i32>,
+    /// Text.
+    pub text: String,
+}
+
+/// A chunk made from blocks: its kind and the page it starts on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockChunk {
+    /// Heading and text, as for [`chunk`].
+    pub chunk: ChunkText,
+    /// `body`, `caption`, `table` or `footnote`.
+    pub kind: String,
+    /// Page of the first block in the chunk.
+    pub page: Option<i32>,
+}
+
+/// Chunks extracted blocks. Page furniture (header, footer, page-number) is dropped; headings
+/// start sections; body and equation blocks of a section are packed like paragraphs (a chunk
+/// records the page it starts on); captions, tables and footnotes become chunks of their own
+/// kind (tables split between rows when too long). Each chunk is prefixed by its heading.
+pub fn chunk_blocks(blocks: &[BlockText], cfg: &ChunkingConfig) -> Vec<BlockChunk> {
+    let mut out = Vec::new();
+    let mut heading: Option<String> = None;
+    let mut flow: Vec<(String, Option<i32>, usize)> = Vec::new();
+    for (idx, b) in blocks.iter().enumerate() {
+        let text = b.text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        match b.kind.as_str() {
+            "header" | "footer" | "page-number" => {}
+            "heading" => {
+                pack(&mut out, &heading, std::mem::take(&mut flow), "body", cfg);
+                heading = Some(text.split_whitespace().collect::<Vec<_>>().join(" "));
+            }
+            "body" | "equation" => flow.push((text.to_string(), b.page, idx)),
+            kind => {
+                let kind = match kind {
+                    "caption" | "table" | "footnote" => kind,
+                    _ => "body",
+                };
+                pack(&mut out, &heading, vec![(text.to_string(), b.page, idx)], kind, cfg);
+            }
+        }
+    }
+    pack(&mut out, &heading, flow, "body", cfg);
+    // Document order: a chunk sits where its first block was.
+    out.sort_by_key(|(idx, _)| *idx);
+    out.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Packs paragraphs (with their pages) into chunks of one kind under one heading.
+fn pack(
+    out: &mut Vec<(usize, BlockChunk)>,
+    heading: &Option<String>,
+    paragraphs: Vec<(String, Option<i32>, usize)>,
+    kind: &str,
+    cfg: &ChunkingConfig,
+) {
+    if paragraphs.is_empty() {
+        return;
+    }
+    let heading = heading
+        .as_ref()
+        .map(|h| h[..floor_boundary(h, cfg.max_chars / 4)].to_string());
+    let prefix = heading
+        .as_ref()
+        .map(|h| format!("{h}\n\n"))
+        .unwrap_or_default();
+    let budget = cfg.max_chars - prefix.len();
+    let overlap = if kind == "table" {
+        0
+    } else {
+        cfg.overlap_chars.min(budget / 2)
+    };
+    let mut pieces: Vec<(String, Option<i32>, usize)> = Vec::new();
+    for (p, page, idx) in paragraphs {
+        if kind == "table" {
+            // Split between rows, never inside a cell.
+            let mut cur = String::new();
+            for row in p.lines() {
+                if !cur.is_empty() && cur.len() + 1 + row.len() > budget {
+                    pieces.push((std::mem::take(&mut cur), page, idx));
+                }
+                for part in split_long(row, budget) {
+                    if !cur.is_empty() {
+                        cur.push('\n');
+                    }
+                    cur.push_str(&part);
+                }
+            }
+            if !cur.is_empty() {
+                pieces.push((cur, page, idx));
+            }
+        } else {
+            pieces.extend(
+                split_long(&p, budget - overlap - 2)
+                    .into_iter()
+                    .map(|s| (s, page, idx)),
+            );
+        }
+    }
+    let mut body = String::new();
+    let mut body_page = None;
+    let mut body_idx = 0;
+    for (piece, page, idx) in pieces {
+        let sep = if body.is_empty() { 0 } else { 2 };
+        if !body.is_empty() && body.len() + sep + piece.len() > budget {
+            out.push((
+                body_idx,
+                BlockChunk {
+                    chunk: make(&heading, &prefix, &body),
+                    kind: kind.to_string(),
+                    page: body_page,
+                },
+            ));
+            body = tail_overlap(&body, overlap).to_string();
+            body_idx = idx;
+            if body.is_empty() {
+                body_page = None;
+            }
+        }
+        if body.is_empty() {
+            body_page = page;
+            body_idx = idx;
+        } else {
+            body.push_str(if kind == "table" { "\n" } else { "\n\n" });
+        }
+        body.push_str(&piece);
+    }
+    if !body.is_empty() {
+        out.push((
+            body_idx,
+            BlockChunk {
+                chunk: make(&heading, &prefix, &body),
+                kind: kind.to_string(),
+                page: body_page,
+            },
+        ));
+    }
+}
+
 fn make(heading: &Option<String>, prefix: &str, body: &str) -> ChunkText {
     ChunkText {
         heading: heading.clone(),
@@ -220,6 +368,51 @@ mod tests {
         }
         let first_last = chunks[0].text.split_whitespace().last().unwrap();
         assert!(chunks[1].text.split_whitespace().any(|x| x == first_last));
+    }
+
+    #[test]
+    fn blocks_become_chunks_of_their_kind_without_furniture() {
+        let b = |kind: &str, page: i32, text: &str| BlockText {
+            kind: kind.into(),
+            page: Some(page),
+            text: text.into(),
+        };
+        let blocks = vec![
+            b("header", 1, "CMS Note"),
+            b("heading", 1, "1 Selection"),
+            b("body", 1, "Muons are selected."),
+            b("equation", 1, "m = 2"),
+            b("caption", 1, "Figure 1: Mass."),
+            b("page-number", 1, "1"),
+            b("body", 2, "Jets too."),
+            b("table", 2, "a\tb\n1\t2"),
+            b("footnote", 2, "1 See ref."),
+            b("footer", 2, "Internal"),
+        ];
+        let c = chunk_blocks(&blocks, &cfg(2000, 200));
+        let got: Vec<(&str, Option<i32>, &str)> = c
+            .iter()
+            .map(|c| (c.kind.as_str(), c.page, c.chunk.text.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "body",
+                    Some(1),
+                    "1 Selection\n\nMuons are selected.\n\nm = 2\n\nJets too."
+                ),
+                ("caption", Some(1), "1 Selection\n\nFigure 1: Mass."),
+                ("table", Some(2), "1 Selection\n\na\tb\n1\t2"),
+                ("footnote", Some(2), "1 Selection\n\n1 See ref."),
+            ]
+        );
+        assert!(c.iter().all(|c| !c.chunk.text.contains("Internal")));
+        // A long table splits between rows.
+        let rows: Vec<String> = (0..50).map(|i| format!("row{i}\t{i}")).collect();
+        let t = chunk_blocks(&[b("table", 3, &rows.join("\n"))], &cfg(100, 20));
+        assert!(t.len() > 3 && t.iter().all(|c| c.chunk.text.len() <= 100));
+        assert!(t.iter().all(|c| c.chunk.text.lines().all(|l| l.starts_with("row"))));
     }
 
     #[test]

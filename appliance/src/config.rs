@@ -29,6 +29,12 @@ pub struct Config {
     pub dense: DenseConfig,
     /// Defaults of `hybrid()` (weighted reciprocal rank fusion of dense and BM25).
     pub hybrid: HybridConfig,
+    /// Plugin sandbox limits, the site plugin directory, and the operator's grants.
+    pub plugins: PluginsConfig,
+    /// Named secrets that the host attaches to plugin HTTP requests (never shown to plugins).
+    pub secrets: BTreeMap<String, SecretConfig>,
+    /// Sources ingested by `mitra ingest --all` / `--source-name NAME`.
+    pub sources: Vec<SourceConfig>,
 }
 
 impl Default for Config {
@@ -43,8 +49,112 @@ impl Default for Config {
             embedding: EmbeddingConfig::default(),
             dense: DenseConfig::default(),
             hybrid: HybridConfig::default(),
+            plugins: PluginsConfig::default(),
+            secrets: BTreeMap::new(),
+            sources: Vec::new(),
         }
     }
+}
+
+/// The plugin sandbox: limits of every call, where site plugins live, and what each may use.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct PluginsConfig {
+    /// Directory of site plugins: `NAME.wasm` with its manifest `NAME.toml`. Unset: built-ins only.
+    pub dir: Option<PathBuf>,
+    /// Linear memory one plugin instance may use, in MiB.
+    pub memory_mb: u64,
+    /// Deadline of one plugin call (wall clock, enforced by epoch interruption), in ms.
+    pub timeout_ms: u64,
+    /// Largest result one call may return (documents listed, bytes fetched, blocks), in MiB.
+    pub max_output_mb: u64,
+    /// Largest HTTP response body the host reads for a plugin, in MiB.
+    pub max_response_mb: u64,
+    /// Timeout of one HTTP request made for a plugin, in ms.
+    pub http_timeout_ms: u64,
+    /// Redirects followed per request (each one re-checked against the grants).
+    pub max_redirects: u32,
+    /// Offer OCR (Tesseract) to plugins that request it, unless their grant says otherwise.
+    pub ocr: bool,
+    /// The Tesseract executable.
+    pub ocr_command: String,
+    /// Tesseract language(s), e.g. `eng` or `eng+deu`.
+    pub ocr_language: String,
+    /// Deadline of one OCR run, in ms.
+    pub ocr_timeout_ms: u64,
+    /// Expected SHA-256 of a plugin's wasm, by plugin name; a mismatch refuses to load it.
+    pub pins: BTreeMap<String, String>,
+    /// What each plugin may use, by plugin name. Nothing is granted by default.
+    pub grants: BTreeMap<String, GrantConfig>,
+}
+
+impl Default for PluginsConfig {
+    fn default() -> Self {
+        Self {
+            dir: None,
+            memory_mb: 512,
+            timeout_ms: 120_000,
+            max_output_mb: 128,
+            max_response_mb: 256,
+            http_timeout_ms: 30_000,
+            max_redirects: 5,
+            ocr: true,
+            ocr_command: "tesseract".into(),
+            ocr_language: "eng".into(),
+            ocr_timeout_ms: 120_000,
+            pins: BTreeMap::new(),
+            grants: BTreeMap::new(),
+        }
+    }
+}
+
+/// The operator's grant to one plugin; the plugin gets the intersection with what it requests.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct GrantConfig {
+    /// HTTP origins, `scheme://host[:port]`.
+    pub http: Vec<String>,
+    /// Names of secrets (from `[secrets]`) the host may attach to this plugin's requests.
+    pub secrets: Vec<String>,
+    /// A directory the plugin may read (read-only).
+    pub directory: Option<PathBuf>,
+    /// Override of `plugins.ocr` for this plugin.
+    pub ocr: Option<bool>,
+}
+
+/// A secret the host attaches as a request header; plugins name it but never read it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SecretConfig {
+    /// Header to set, e.g. `Cookie` or `Authorization`.
+    pub header: String,
+    /// Text put before the value, e.g. `Bearer ` or `session=`.
+    pub prefix: String,
+    /// Environment variable holding the value.
+    pub value_env: Option<String>,
+    /// File holding the value (trailing newline removed).
+    pub value_file: Option<PathBuf>,
+    /// Origins the secret may be sent to; empty: every origin granted to the plugin.
+    pub origins: Vec<String>,
+}
+
+/// One configured source: which crawler lists it, which extractor reads its documents.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SourceConfig {
+    /// Name, unique; documents get ids `NAME/<crawler id>`.
+    pub name: String,
+    /// Crawler plugin name.
+    pub crawler: String,
+    /// Extractor plugin name; unset: chosen by each document's media type.
+    pub extractor: Option<String>,
+    /// Where the source is: a directory (granted read-only to a directory crawler) or a URL
+    /// (its origin granted to an HTTP crawler).
+    pub location: String,
+    /// Analysis the source's documents belong to.
+    pub analysis_id: Option<String>,
+    /// Further settings handed to the crawler (e.g. `secret`, `extensions`).
+    pub settings: BTreeMap<String, toml::Value>,
 }
 
 /// The sentence encoder. Models are local directories; nothing is downloaded at query or ingest time.
@@ -333,6 +443,39 @@ impl Config {
         if !(h.rrf_k >= 0.0 && h.rrf_k.is_finite()) || h.depth == 0 {
             return bad("hybrid.rrf_k must be >= 0 and hybrid.depth at least 1");
         }
+        let p = &self.plugins;
+        if p.memory_mb == 0 || p.timeout_ms == 0 || p.max_output_mb == 0 || p.max_response_mb == 0
+        {
+            return bad("plugins.memory_mb, timeout_ms, max_output_mb and max_response_mb must be at least 1");
+        }
+        for (name, secret) in &self.secrets {
+            if secret.header.trim().is_empty() {
+                return Err(AppError::Config(format!("secrets.{name}.header is required")));
+            }
+            if secret.value_env.is_none() == secret.value_file.is_none() {
+                return Err(AppError::Config(format!(
+                    "secrets.{name}: set exactly one of value_env and value_file"
+                )));
+            }
+        }
+        let mut names = std::collections::HashSet::new();
+        for src in &self.sources {
+            if src.name.is_empty() || src.name.contains(['/', '@', '#']) {
+                return Err(AppError::Config(format!(
+                    "source name {:?} must be non-empty without '/', '@' or '#'",
+                    src.name
+                )));
+            }
+            if !names.insert(&src.name) {
+                return Err(AppError::Config(format!("source {} is defined twice", src.name)));
+            }
+            if src.crawler.is_empty() || src.location.is_empty() {
+                return Err(AppError::Config(format!(
+                    "source {}: crawler and location are required",
+                    src.name
+                )));
+            }
+        }
         Ok(())
     }
 }
@@ -363,6 +506,7 @@ fn apply_env(table: &mut toml::Table, key: &str, raw: &str) -> Result<(), AppErr
             "embedding",
             "dense",
             "hybrid",
+            "plugins",
         ];
         match sections
             .iter()

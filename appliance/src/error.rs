@@ -23,6 +23,12 @@ pub enum AppError {
     /// The model registry or fetcher failed.
     #[error(transparent)]
     Models(#[from] crate::models::ModelsError),
+    /// A plugin or plugin ingest run failed to start.
+    #[error(transparent)]
+    Pipeline(#[from] crate::pipeline::PipelineError),
+    /// A plugin could not be loaded.
+    #[error(transparent)]
+    Plugin(#[from] crate::plugins::PluginError),
     /// A SQL statement failed.
     #[error("SQL: {0}")]
     Sql(#[from] datafusion::error::DataFusionError),

@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use crate::chunker::{self, ChunkText};
 use crate::config::Config;
 use crate::index::{Bm25Index, IndexError};
-use crate::store::{chunk_id, ChunkRow, DocumentRow, NewDocument, Store, StoreError};
+use crate::store::{chunk_id, ChunkRow, DocumentRow, LiveDoc, NewDocument, Store, StoreError};
 
 /// Errors that abort an ingest run (single bad documents are counted, not raised).
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +57,8 @@ pub struct IngestReport {
     pub unchanged: usize,
     /// Documents that could not be ingested.
     pub failed: usize,
+    /// Documents gone from their source, tombstoned.
+    pub tombstoned: usize,
     /// Chunks written.
     pub chunks: usize,
     /// One line per failed document.
@@ -64,7 +66,7 @@ pub struct IngestReport {
 }
 
 /// A source document before versioning.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SourceDoc {
     /// Stable id.
     pub doc_id: String,
@@ -78,6 +80,12 @@ pub struct SourceDoc {
     pub sha256: String,
     /// Metadata JSON object.
     pub metadata: serde_json::Value,
+    /// Blocks from an extractor plugin; when present they are chunked instead of `text`.
+    pub blocks: Option<Vec<chunker::BlockText>>,
+    /// Configured source the document comes from.
+    pub source: Option<String>,
+    /// Analysis id (overrides `ingest.analysis_id`).
+    pub analysis_id: Option<String>,
 }
 
 /// Hex SHA-256 of bytes.
@@ -90,7 +98,7 @@ pub struct Ingestor<'a> {
     store: &'a mut Store,
     index: &'a mut Bm25Index,
     cfg: &'a Config,
-    live: HashMap<String, (i32, String)>,
+    live: HashMap<String, LiveDoc>,
     pending: Vec<NewDocument>,
     pending_updates: Vec<String>,
     embedder: Option<std::sync::Arc<crate::dense::Embedder>>,
@@ -110,7 +118,7 @@ impl<'a> Ingestor<'a> {
         total: u64,
         show_progress: bool,
     ) -> Result<Self> {
-        let live = store.live_documents().await?;
+        let live = store.live_document_rows().await?;
         let embedder = crate::dense::embedder_for_ingest(store, cfg).await?;
         let progress = if show_progress {
             let pb = ProgressBar::new(total);
@@ -147,40 +155,131 @@ impl<'a> Ingestor<'a> {
         self.progress.inc(1);
     }
 
+    /// Whether a document with this content hash is already the live version.
+    pub fn is_unchanged(&self, doc_id: &str, sha256: &str) -> bool {
+        self.live
+            .get(doc_id)
+            .is_some_and(|d| !d.deleted && d.sha256 == sha256)
+    }
+
+    /// Counts a document found unchanged without reading it further.
+    pub fn note_unchanged(&mut self) {
+        self.progress.inc(1);
+        self.report.unchanged += 1;
+    }
+
+    /// Live (not tombstoned) documents of a source.
+    pub fn live_ids_of_source(&self, source: &str) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .live
+            .iter()
+            .filter(|(_, d)| !d.deleted && d.source.as_deref() == Some(source))
+            .map(|(id, _)| id.clone())
+            .collect();
+        ids.sort();
+        ids
+    }
+
+    /// Tombstones a document gone from its source: a new version without chunks, marked
+    /// deleted; its chunks leave the live tables and the index (older Lance versions keep them).
+    pub async fn tombstone(&mut self, doc_id: &str) -> Result<()> {
+        let Some(d) = self.live.get(doc_id).cloned() else {
+            return Ok(());
+        };
+        if d.deleted {
+            return Ok(());
+        }
+        let version = d.version + 1;
+        let now = chrono::Utc::now().timestamp_micros();
+        self.report.tombstoned += 1;
+        self.pending_updates.push(doc_id.to_string());
+        self.live.insert(
+            doc_id.to_string(),
+            LiveDoc {
+                version,
+                sha256: String::new(),
+                source: d.source.clone(),
+                deleted: true,
+            },
+        );
+        self.pending.push(NewDocument {
+            doc: DocumentRow {
+                doc_id: doc_id.to_string(),
+                version,
+                title: String::new(),
+                source_uri: String::new(),
+                content_sha256: String::new(),
+                ingested_at: now,
+                analysis_id: None,
+                metadata: serde_json::json!({"tombstone": true}).to_string(),
+                source: d.source,
+                deleted_at: Some(now),
+            },
+            chunks: Vec::new(),
+        });
+        if self.pending.len() >= self.cfg.ingest.batch_docs {
+            self.flush().await?;
+        }
+        Ok(())
+    }
+
     /// Adds one source document; commits when a batch is full.
     pub async fn add(&mut self, src: SourceDoc) -> Result<()> {
         self.progress.inc(1);
         let version = match self.live.get(&src.doc_id) {
-            Some((_, sha)) if *sha == src.sha256 => {
+            Some(d) if !d.deleted && d.sha256 == src.sha256 => {
                 self.report.unchanged += 1;
                 return Ok(());
             }
-            Some((v, _)) => {
-                self.report.updated += 1;
+            Some(d) => {
+                if d.deleted {
+                    self.report.added += 1;
+                } else {
+                    self.report.updated += 1;
+                }
                 self.pending_updates.push(src.doc_id.clone());
-                v + 1
+                d.version + 1
             }
             None => {
                 self.report.added += 1;
                 1
             }
         };
-        self.live
-            .insert(src.doc_id.clone(), (version, src.sha256.clone()));
-        let pieces: Vec<ChunkText> = chunker::chunk(&src.text, &self.cfg.chunking);
-        let analysis_id = self.cfg.ingest.analysis_id.clone();
+        self.live.insert(
+            src.doc_id.clone(),
+            LiveDoc {
+                version,
+                sha256: src.sha256.clone(),
+                source: src.source.clone(),
+                deleted: false,
+            },
+        );
+        let pieces: Vec<(ChunkText, String, Option<i32>)> = match &src.blocks {
+            Some(blocks) => chunker::chunk_blocks(blocks, &self.cfg.chunking)
+                .into_iter()
+                .map(|c| (c.chunk, c.kind, c.page))
+                .collect(),
+            None => chunker::chunk(&src.text, &self.cfg.chunking)
+                .into_iter()
+                .map(|c| (c, "body".to_string(), None))
+                .collect(),
+        };
+        let analysis_id = src
+            .analysis_id
+            .clone()
+            .or_else(|| self.cfg.ingest.analysis_id.clone());
         let chunks: Vec<ChunkRow> = pieces
             .into_iter()
             .enumerate()
-            .map(|(i, c)| ChunkRow {
+            .map(|(i, (c, kind, page))| ChunkRow {
                 chunk_id: chunk_id(&src.doc_id, version, i as i32),
                 doc_id: src.doc_id.clone(),
                 version,
                 ordinal: i as i32,
                 heading: c.heading,
                 text: c.text,
-                page: None,
-                kind: "body".into(),
+                page,
+                kind,
                 analysis_id: analysis_id.clone(),
                 embedding: None,
             })
@@ -196,6 +295,8 @@ impl<'a> Ingestor<'a> {
                 ingested_at: chrono::Utc::now().timestamp_micros(),
                 analysis_id,
                 metadata: src.metadata.to_string(),
+                source: src.source,
+                deleted_at: None,
             },
             chunks,
         });
@@ -354,6 +455,7 @@ pub fn read_file(
         metadata: serde_json::json!({"bytes": size, "media_type": media}),
         text,
         sha256,
+        ..Default::default()
     })
 }
 

@@ -14,6 +14,8 @@ pub mod ingest;
 pub mod metrics;
 pub mod models;
 pub mod pg;
+pub mod pipeline;
+pub mod plugins;
 pub mod schema;
 pub mod sql;
 pub mod store;

@@ -1,11 +1,13 @@
 //! The `mitra` command line: serve, ingest, sql, status, demo.
 
+#![recursion_limit = "256"]
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
-use mitra::config::Config;
+use mitra::config::{Config, SourceConfig};
 use mitra::index::{Bm25Index, SyncOutcome};
 use mitra::store::Store;
 use mitra::{beir, demo, eval, ingest, pg, sql, table_fmt, AppError};
@@ -35,13 +37,36 @@ enum Command {
         #[arg(long)]
         listen: Option<String>,
     },
-    /// Ingest .txt/.md files and folders, or a BEIR corpus.
+    /// Ingest .txt/.md files and folders, a BEIR corpus, or a source through plugins
+    /// (`--crawler NAME --source LOCATION [--extractor NAME]`, or configured `[[sources]]`).
     Ingest {
         /// Files or folders.
         paths: Vec<PathBuf>,
         /// A BEIR collection folder (corpus.jsonl): one document per line.
         #[arg(long, conflicts_with = "paths")]
         beir: Option<PathBuf>,
+        /// Crawler plugin for `--source` (e.g. dir-crawler, http-index-crawler).
+        #[arg(long, requires = "source", conflicts_with_all = ["paths", "beir"])]
+        crawler: Option<String>,
+        /// Where the source is: a directory (granted read-only to the crawler) or a URL (its
+        /// origin granted to the crawler).
+        #[arg(long, requires = "crawler")]
+        source: Option<String>,
+        /// Extractor plugin; default: chosen per document by media type.
+        #[arg(long, requires = "crawler")]
+        extractor: Option<String>,
+        /// Name of the source (document ids are NAME/<id>); default: derived from the location.
+        #[arg(long, requires = "crawler")]
+        name: Option<String>,
+        /// Analysis the source's documents belong to.
+        #[arg(long, requires = "crawler")]
+        analysis_id: Option<String>,
+        /// Crawler settings, KEY=VALUE (e.g. secret=cds-cookie); repeatable.
+        #[arg(long = "setting", requires = "crawler")]
+        settings: Vec<String>,
+        /// Ingest these configured `[[sources]]` (or `all`).
+        #[arg(long = "sources", value_delimiter = ',', conflicts_with_all = ["paths", "beir", "crawler"])]
+        sources: Vec<String>,
         /// Hide the progress bar.
         #[arg(long)]
         no_progress: bool,
@@ -103,12 +128,24 @@ enum Command {
         #[arg(long)]
         no_progress: bool,
     },
+    /// WebAssembly plugins: built-in and site plugins, their versions and capabilities.
+    Plugins {
+        /// What to do.
+        #[command(subcommand)]
+        action: PluginsCommand,
+    },
     /// Ingest the bundled demo notes and serve them.
     Demo {
         /// Address to listen on (default 127.0.0.1:5433).
         #[arg(long)]
         listen: Option<String>,
     },
+}
+
+#[derive(Subcommand)]
+enum PluginsCommand {
+    /// List every plugin: version, API, source, requested and granted capabilities.
+    List,
 }
 
 #[derive(Subcommand)]
@@ -144,6 +181,20 @@ async fn open(cfg: &Config) -> Result<(Store, Bm25Index), AppError> {
         tracing::info!(?outcome, "BM25 index synced with Lance");
     }
     Ok((store, index))
+}
+
+/// A source name from a location: the last path segment or the host.
+fn default_source_name(location: &str) -> String {
+    let trimmed = location.trim_end_matches('/');
+    let last = match url::Url::parse(trimmed) {
+        Ok(u) if u.has_host() => u.host_str().unwrap_or("source").to_string(),
+        _ => trimmed.rsplit('/').next().unwrap_or("source").to_string(),
+    };
+    let name: String = last
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '-' })
+        .collect();
+    if name.is_empty() { "source".into() } else { name }
 }
 
 /// Opens for reading: does not hold the writer lock, so `mitra ingest` can run alongside.
@@ -252,8 +303,87 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             paths,
             beir: beir_dir,
             no_progress,
+            crawler,
+            source,
+            extractor,
+            name,
+            analysis_id,
+            settings,
+            sources,
         } => {
             init_logs("warn");
+            if crawler.is_some() || !sources.is_empty() {
+                let mut selected: Vec<SourceConfig> = Vec::new();
+                if let (Some(crawler), Some(location)) = (crawler, source) {
+                    let mut table = std::collections::BTreeMap::new();
+                    for kv in settings {
+                        let (k, v) = kv.split_once('=').ok_or_else(|| {
+                            AppError::Config(format!("--setting {kv:?}: expected KEY=VALUE"))
+                        })?;
+                        table.insert(k.to_string(), toml::Value::String(v.to_string()));
+                    }
+                    selected.push(SourceConfig {
+                        name: name.unwrap_or_else(|| default_source_name(&location)),
+                        crawler,
+                        extractor,
+                        location,
+                        analysis_id,
+                        settings: table,
+                    });
+                } else if sources.iter().any(|s| s == "all") {
+                    selected = cfg.sources.clone();
+                } else {
+                    for s in &sources {
+                        let found = cfg.sources.iter().find(|c| &c.name == s).ok_or_else(|| {
+                            AppError::Config(format!("no [[sources]] entry named {s}"))
+                        })?;
+                        selected.push(found.clone());
+                    }
+                }
+                if selected.is_empty() {
+                    return Err(AppError::Config("no sources configured".into()));
+                }
+                let host = mitra::plugins::PluginHost::new(&cfg)?;
+                let (mut store, mut index) = open(&cfg).await?;
+                let progress =
+                    !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+                let mut failed = false;
+                for src in &selected {
+                    let started = std::time::Instant::now();
+                    let r = mitra::pipeline::ingest_source(
+                        &mut store, &mut index, &cfg, &host, src, progress,
+                    )
+                    .await?;
+                    let secs = started.elapsed().as_secs_f64();
+                    let run = &r.run;
+                    println!(
+                        "source {}: {} in {secs:.1}s: {} listed, {} added, {} updated, {} unchanged, {} tombstoned, {} failed, {} chunks ({:.1} docs/s); run {}",
+                        run.source,
+                        run.status,
+                        run.listed,
+                        run.added,
+                        run.updated,
+                        run.unchanged,
+                        run.tombstoned,
+                        run.failed,
+                        run.chunks,
+                        run.listed as f64 / secs.max(1e-9),
+                        run.run_id
+                    );
+                    for e in &r.errors {
+                        eprintln!("  {e}");
+                    }
+                    failed |= run.status == "failed";
+                }
+                index.close_writer()?;
+                if failed {
+                    return Err(AppError::Config(
+                        "a source listing failed; nothing of it was tombstoned (see ingest_runs)"
+                            .into(),
+                    ));
+                }
+                return Ok(());
+            }
             let (mut store, mut index) = open(&cfg).await?;
             let progress = !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let started = std::time::Instant::now();
@@ -421,6 +551,54 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             if let Some(dir) = scratch {
                 let _ = std::fs::remove_dir_all(dir);
             }
+            Ok(())
+        }
+        Command::Plugins {
+            action: PluginsCommand::List,
+        } => {
+            init_logs("warn");
+            let host = mitra::plugins::PluginHost::new(&cfg)?;
+            let mut rows = Vec::new();
+            for p in host.registry().all() {
+                let m = &p.manifest;
+                let req = &m.capabilities;
+                let mut requested = Vec::new();
+                if !req.http.is_empty() {
+                    requested.push(format!("http {}", req.http.join(",")));
+                }
+                if !req.secrets.is_empty() {
+                    requested.push(format!("secrets {}", req.secrets.join(",")));
+                }
+                if req.directory {
+                    requested.push("dir (ro)".into());
+                }
+                if req.ocr {
+                    requested.push("ocr".into());
+                }
+                let granted = host.effective(p).map(|e| e.describe()).unwrap_or_else(|e| e.to_string());
+                rows.push(vec![
+                    m.name.clone(),
+                    m.version.clone(),
+                    m.api.clone(),
+                    m.world.to_string(),
+                    p.source.to_string(),
+                    p.sha256[..12].to_string(),
+                    if requested.is_empty() { "none".into() } else { requested.join("; ") },
+                    granted,
+                ]);
+            }
+            print!(
+                "{}",
+                table_fmt::render_rows(
+                    &["name", "version", "api", "world", "source", "sha256", "requests", "granted"]
+                        .map(String::from),
+                    &rows
+                )
+            );
+            for (name, e) in host.registry().refused() {
+                println!("refused {name}: {e}");
+            }
+            println!("(grants come from [plugins.grants.NAME]; a source also grants its crawler its own location at ingest)");
             Ok(())
         }
         Command::Models { action } => {

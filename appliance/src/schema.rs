@@ -32,6 +32,10 @@ pub struct FieldDef {
     pub nullable: bool,
     /// What the column means.
     pub description: String,
+    /// Added after the table's first release: stores created before get it (all NULL) through
+    /// Lance schema evolution when a writer opens them; readers accept its absence.
+    #[serde(default)]
+    pub evolved: bool,
 }
 
 /// The `documents` table definition.
@@ -40,6 +44,9 @@ pub static DOCUMENTS: LazyLock<TableDef> =
 /// The `chunks` table definition.
 pub static CHUNKS: LazyLock<TableDef> =
     LazyLock::new(|| parse(include_str!("../../schemas/chunks.json")));
+/// The `ingest_runs` table definition.
+pub static INGEST_RUNS: LazyLock<TableDef> =
+    LazyLock::new(|| parse(include_str!("../../schemas/ingest_runs.json")));
 
 fn parse(text: &str) -> TableDef {
     serde_json::from_str(text).expect("schemas/*.json is valid (checked by unit test)")
@@ -83,6 +90,7 @@ impl TableDef {
                         f.ty
                     ))
                 }
+                Err(_) if f.evolved => {}
                 Err(_) => {
                     return Err(format!(
                         "table {}: column {} is missing (schemas/{}.json)",
@@ -92,6 +100,15 @@ impl TableDef {
             }
         }
         Ok(())
+    }
+
+    /// Evolved columns a stored table lacks (to be added all NULL by a writer).
+    pub fn missing_evolved(&self, actual: &Schema) -> Vec<Field> {
+        self.fields
+            .iter()
+            .filter(|f| f.evolved && actual.field_with_name(&f.name).is_err())
+            .map(|f| Field::new(&f.name, data_type(&f.ty), true))
+            .collect()
     }
 
     /// Index of a column by name; panics if the schema file lacks it (caught by tests).
@@ -135,6 +152,31 @@ mod tests {
             CHUNKS.col(c);
         }
         assert_eq!(CHUNKS.reserved[0].name, "embedding");
+        for c in ["source", "deleted_at"] {
+            assert!(DOCUMENTS.fields[DOCUMENTS.col(c)].evolved);
+        }
+        for c in [
+            "run_id",
+            "source",
+            "crawler",
+            "extractors",
+            "started_at",
+            "finished_at",
+            "status",
+            "listed",
+            "added",
+            "updated",
+            "unchanged",
+            "tombstoned",
+            "failed",
+            "chunks",
+            "errors",
+            "documents_version",
+            "chunks_version",
+        ] {
+            INGEST_RUNS.col(c);
+        }
+        INGEST_RUNS.check(&INGEST_RUNS.arrow_schema()).unwrap();
         let s = DOCUMENTS.arrow_schema();
         DOCUMENTS.check(&s).unwrap();
         assert!(CHUNKS.check(&s).is_err());

@@ -17,7 +17,7 @@ use arrow_array::{
 use futures::TryStreamExt;
 use lance::dataset::{Dataset, WriteMode, WriteParams};
 
-use crate::schema::{TableDef, CHUNKS, DOCUMENTS};
+use crate::schema::{TableDef, CHUNKS, DOCUMENTS, INGEST_RUNS};
 
 /// Errors of the Lance store.
 #[derive(Debug, thiserror::Error)]
@@ -69,6 +69,64 @@ pub struct DocumentRow {
     pub analysis_id: Option<String>,
     /// JSON object with free-form metadata.
     pub metadata: String,
+    /// Configured source the document came from (plugin ingest).
+    pub source: Option<String>,
+    /// Set on a tombstone row (microseconds since the epoch, UTC).
+    pub deleted_at: Option<i64>,
+}
+
+/// The newest version of one document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveDoc {
+    /// Newest version.
+    pub version: i32,
+    /// Its content hash ("" for a tombstone).
+    pub sha256: String,
+    /// Its source, if it came from one.
+    pub source: Option<String>,
+    /// Whether the newest version is a tombstone.
+    pub deleted: bool,
+}
+
+/// One row of `ingest_runs` (see `schemas/ingest_runs.json`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunRow {
+    /// Unique id.
+    pub run_id: String,
+    /// Source name.
+    pub source: String,
+    /// Source location.
+    pub location: String,
+    /// `name@version` of the crawler.
+    pub crawler: String,
+    /// `name@version` of the extractors used, comma-separated.
+    pub extractors: String,
+    /// Start, microseconds since the epoch.
+    pub started_at: i64,
+    /// End, microseconds since the epoch.
+    pub finished_at: i64,
+    /// ok, partial or failed.
+    pub status: String,
+    /// Documents listed.
+    pub listed: i64,
+    /// New documents.
+    pub added: i64,
+    /// Changed documents.
+    pub updated: i64,
+    /// Unchanged documents.
+    pub unchanged: i64,
+    /// Tombstoned documents.
+    pub tombstoned: i64,
+    /// Failed documents.
+    pub failed: i64,
+    /// Chunks written.
+    pub chunks: i64,
+    /// JSON array of error lines.
+    pub errors: String,
+    /// documents version after the run.
+    pub documents_version: i64,
+    /// chunks version after the run.
+    pub chunks_version: i64,
 }
 
 /// A chunk row.
@@ -216,12 +274,20 @@ pub struct Store {
     root: PathBuf,
     documents: Dataset,
     chunks: Dataset,
+    runs: Dataset,
     /// Exclusive lock on `writer.lock`, held by the one process that may write.
     writer_lock: Option<std::fs::File>,
 }
 
 fn sql_str(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
+}
+
+/// An empty table of `def` in memory (a reader's view of a table not created yet).
+async fn empty_table(def: &TableDef) -> Result<Dataset> {
+    let schema = def.arrow_schema();
+    let empty = RecordBatchIterator::new(Vec::<std::result::Result<RecordBatch, _>>::new(), schema);
+    Ok(Dataset::write(empty, "memory://", None).await?)
 }
 
 async fn open_or_create(path: &Path, def: &TableDef) -> Result<Dataset> {
@@ -295,15 +361,24 @@ impl Store {
         let documents = open_or_create(&root.join("documents.lance"), &DOCUMENTS).await?;
         let chunks = open_or_create(&root.join("chunks.lance"), &CHUNKS).await?;
         let writable = lock.is_some();
+        let runs_path = root.join("ingest_runs.lance");
+        let runs = if writable || runs_path.join("_versions").exists() {
+            open_or_create(&runs_path, &INGEST_RUNS).await?
+        } else {
+            // A reader of a store that never had a plugin run: an empty in-memory table.
+            empty_table(&INGEST_RUNS).await?
+        };
         let mut store = Store {
             root: root.to_path_buf(),
             documents,
             chunks,
+            runs,
             writer_lock: lock,
         };
         if !writable {
             return Ok((store, RepairReport::default()));
         }
+        store.evolve().await?;
         // A clean marker naming the current versions means the last commit completed: skip the
         // O(rows) repair scan. Any interrupted commit has moved a version past the marker.
         if store.read_clean_marker() == Some(store.versions()) {
@@ -315,6 +390,26 @@ impl Store {
         }
         store.write_clean_marker()?;
         Ok((store, report))
+    }
+
+    /// Adds evolved columns that an older store lacks (all NULL), one Lance commit each table.
+    async fn evolve(&mut self) -> Result<()> {
+        use lance::dataset::NewColumnTransform;
+        let schema: arrow_schema::Schema = self.documents.schema().into();
+        let missing = DOCUMENTS.missing_evolved(&schema);
+        if !missing.is_empty() {
+            let names: Vec<String> = missing.iter().map(|f| f.name().clone()).collect();
+            tracing::info!(columns = ?names, "adding new documents columns (schema evolution)");
+            self.documents
+                .add_columns(
+                    NewColumnTransform::AllNulls(Arc::new(arrow_schema::Schema::new(missing))),
+                    None,
+                    None,
+                )
+                .await?;
+            self.write_clean_marker()?;
+        }
+        Ok(())
     }
 
     fn versions(&self) -> (u64, u64) {
@@ -361,6 +456,68 @@ impl Store {
     /// Current Lance version of the `chunks` table (what the BM25 index records).
     pub fn chunks_version(&self) -> u64 {
         self.chunks.version().version
+    }
+
+    /// The newest version of every document, tombstones included.
+    pub async fn live_document_rows(&self) -> Result<HashMap<String, LiveDoc>> {
+        let mut out: HashMap<String, LiveDoc> = HashMap::new();
+        let schema: arrow_schema::Schema = self.documents.schema().into();
+        let evolved = schema.field_with_name("deleted_at").is_ok();
+        let mut cols = vec!["doc_id", "version", "content_sha256"];
+        if evolved {
+            cols.extend(["source", "deleted_at"]);
+        }
+        let mut scan = self.documents.scan();
+        scan.project(&cols)?;
+        let mut stream = scan.try_into_stream().await?;
+        while let Some(batch) = stream.try_next().await? {
+            let ids = str_col(&batch, 0);
+            let vers = i32_col(&batch, 1);
+            let shas = str_col(&batch, 2);
+            for i in 0..batch.num_rows() {
+                let v = vers.value(i);
+                if out.get(ids.value(i)).is_some_and(|d| d.version >= v) {
+                    continue;
+                }
+                let (source, deleted) = if evolved {
+                    let src = str_col(&batch, 3);
+                    (
+                        (!arrow_array::Array::is_null(src, i)).then(|| src.value(i).to_string()),
+                        !batch.column(4).is_null(i),
+                    )
+                } else {
+                    (None, false)
+                };
+                out.insert(
+                    ids.value(i).to_string(),
+                    LiveDoc {
+                        version: v,
+                        sha256: shas.value(i).to_string(),
+                        source,
+                        deleted,
+                    },
+                );
+            }
+        }
+        Ok(out)
+    }
+
+    /// Appends one `ingest_runs` row.
+    pub async fn append_run(&mut self, row: &RunRow) -> Result<()> {
+        if self.writer_lock.is_none() {
+            return Err(StoreError::ReadOnly);
+        }
+        let batch = runs_batch(row)?;
+        let schema = batch.schema();
+        self.runs
+            .append(RecordBatchIterator::new(vec![Ok(batch)], schema), None)
+            .await?;
+        Ok(())
+    }
+
+    /// The current `ingest_runs` dataset.
+    pub fn runs(&self) -> &Dataset {
+        &self.runs
     }
 
     /// Latest committed version and content hash of every document.
@@ -602,7 +759,11 @@ impl Store {
     /// Row counts and versions of both tables.
     pub async fn status(&self) -> Result<Vec<TableStatus>> {
         let mut out = Vec::new();
-        for (name, ds) in [("documents", &self.documents), ("chunks", &self.chunks)] {
+        for (name, ds) in [
+            ("documents", &self.documents),
+            ("chunks", &self.chunks),
+            ("ingest_runs", &self.runs),
+        ] {
             out.push(TableStatus {
                 name: name.to_string(),
                 rows: ds.count_rows(None).await?,
@@ -689,6 +850,53 @@ fn documents_batch(rows: &[&DocumentRow]) -> Result<RecordBatch> {
             def.col("metadata"),
             strs(rows.iter().map(|r| Some(r.metadata.as_str()))),
         ),
+        (
+            def.col("source"),
+            strs(rows.iter().map(|r| r.source.as_deref())),
+        ),
+        (
+            def.col("deleted_at"),
+            Arc::new(
+                TimestampMicrosecondArray::from(
+                    rows.iter().map(|r| r.deleted_at).collect::<Vec<_>>(),
+                )
+                .with_timezone("UTC"),
+            ),
+        ),
+    ];
+    cols.sort_by_key(|(i, _)| *i);
+    Ok(RecordBatch::try_new(
+        def.arrow_schema(),
+        cols.into_iter().map(|(_, a)| a).collect(),
+    )?)
+}
+
+fn runs_batch(r: &RunRow) -> Result<RecordBatch> {
+    let def = &*INGEST_RUNS;
+    let ts = |v: i64| -> ArrayRef {
+        Arc::new(TimestampMicrosecondArray::from_iter_values([v]).with_timezone("UTC"))
+    };
+    let int = |v: i64| -> ArrayRef { Arc::new(arrow_array::Int64Array::from_iter_values([v])) };
+    let s = |v: &str| strs(std::iter::once(Some(v)));
+    let mut cols: Vec<(usize, ArrayRef)> = vec![
+        (def.col("run_id"), s(&r.run_id)),
+        (def.col("source"), s(&r.source)),
+        (def.col("location"), s(&r.location)),
+        (def.col("crawler"), s(&r.crawler)),
+        (def.col("extractors"), s(&r.extractors)),
+        (def.col("started_at"), ts(r.started_at)),
+        (def.col("finished_at"), ts(r.finished_at)),
+        (def.col("status"), s(&r.status)),
+        (def.col("listed"), int(r.listed)),
+        (def.col("added"), int(r.added)),
+        (def.col("updated"), int(r.updated)),
+        (def.col("unchanged"), int(r.unchanged)),
+        (def.col("tombstoned"), int(r.tombstoned)),
+        (def.col("failed"), int(r.failed)),
+        (def.col("chunks"), int(r.chunks)),
+        (def.col("errors"), s(&r.errors)),
+        (def.col("documents_version"), int(r.documents_version)),
+        (def.col("chunks_version"), int(r.chunks_version)),
     ];
     cols.sort_by_key(|(i, _)| *i);
     Ok(RecordBatch::try_new(

@@ -26,6 +26,11 @@ pub fn render(batches: &[RecordBatch]) -> String {
             );
         }
     }
+    render_rows(&headers, &rows)
+}
+
+/// Renders string rows under `headers` as an aligned table with a `(N rows)` footer.
+pub fn render_rows(headers: &[String], rows: &[Vec<String>]) -> String {
     let widths: Vec<usize> = (0..headers.len())
         .map(|i| {
             rows.iter()
@@ -61,7 +66,7 @@ pub fn render(batches: &[RecordBatch]) -> String {
             .collect::<Vec<_>>()
             .join("+")
     ));
-    for r in &rows {
+    for r in rows {
         out.push_str(&line(
             r.iter().zip(&widths).map(|(c, w)| cell(c, *w)).collect(),
         ));

@@ -54,6 +54,7 @@ async fn check(k1: f32, b: f32) {
             text: text.to_string(),
             sha256: sha256_hex(text.as_bytes()),
             metadata: serde_json::json!({}),
+            ..Default::default()
         })
         .await
         .unwrap();

@@ -1,5 +1,7 @@
 //! Integration tests: real Lance datasets, a real tantivy index, a real pgwire server and real clients.
 
+#![recursion_limit = "256"]
+
 mod beir_quality;
 mod bm25_reference;
 mod clients;
@@ -9,4 +11,8 @@ mod dense;
 mod eval;
 mod ingest_versions;
 mod pgwire;
+mod plugin_ingest;
+mod plugin_pdf;
+mod plugin_sandbox;
+mod plugins_common;
 mod slt;

@@ -79,6 +79,22 @@ pub async fn build_session_with(
         ctx.register_table(name, Arc::new(table))
             .map_err(|e| StoreError::Schema(e.to_string()))?;
     }
+    // Plugin ingest runs; a store that never had one shows the table empty.
+    let runs = data_dir.join("ingest_runs.lance");
+    let runs_table: Arc<dyn datafusion::catalog::TableProvider> = if runs.join("_versions").exists()
+    {
+        Arc::new(LiveLanceTable::open(runs).await?)
+    } else {
+        Arc::new(
+            datafusion::datasource::MemTable::try_new(
+                crate::schema::INGEST_RUNS.arrow_schema(),
+                vec![vec![]],
+            )
+            .map_err(|e| StoreError::Schema(e.to_string()))?,
+        )
+    };
+    ctx.register_table("ingest_runs", runs_table)
+        .map_err(|e| StoreError::Schema(e.to_string()))?;
     ctx.register_udtf(
         "bm25",
         Arc::new(Bm25Function::new(index.clone(), limits.clone())),

@@ -1,0 +1,590 @@
+//! Fonts: code → Unicode (ToUnicode CMaps, encodings with Differences) and glyph widths
+//! (`/Widths`, CID `/W`, standard-14 approximations).
+
+use std::collections::HashMap;
+
+use crate::document::Document;
+use crate::encodings::{self, Base};
+use crate::objects::{Dict, Lexer, Obj, Tok};
+
+/// A parsed ToUnicode (or encoding) CMap.
+#[derive(Clone, Debug, Default)]
+pub struct CMap {
+    /// Code space ranges: (byte length, low, high).
+    pub codespace: Vec<(usize, u32, u32)>,
+    single: HashMap<u32, String>,
+    ranges: Vec<(u32, u32, Vec<u16>)>,
+}
+
+fn be(bytes: &[u8]) -> u32 {
+    bytes
+        .iter()
+        .take(4)
+        .fold(0u32, |a, &b| (a << 8) | u32::from(b))
+}
+
+fn utf16(bytes: &[u8]) -> Vec<u16> {
+    bytes
+        .chunks(2)
+        .map(|c| {
+            if c.len() == 2 {
+                u16::from_be_bytes([c[0], c[1]])
+            } else {
+                u16::from(c[0])
+            }
+        })
+        .collect()
+}
+
+impl CMap {
+    /// Parses `begincodespacerange`, `beginbfchar` and `beginbfrange` sections.
+    pub fn parse(data: &[u8]) -> CMap {
+        let mut cm = CMap::default();
+        let mut lex = Lexer::new(data, 0);
+        let mut entries = 0usize;
+        loop {
+            let tok = lex.next_tok();
+            let kw = match tok {
+                Tok::Eof => break,
+                Tok::Keyword(k) => k,
+                _ => continue,
+            };
+            match kw.as_slice() {
+                b"begincodespacerange" => loop {
+                    match (lex.next_tok(), lex.next_tok()) {
+                        (Tok::Str(lo), Tok::Str(hi)) if !lo.is_empty() => {
+                            cm.codespace.push((lo.len().min(4), be(&lo), be(&hi)));
+                        }
+                        _ => break,
+                    }
+                },
+                b"beginbfchar" => loop {
+                    let src = lex.next_tok();
+                    let dst = lex.next_tok();
+                    match (src, dst) {
+                        (Tok::Str(s), Tok::Str(d)) => {
+                            cm.single
+                                .insert(be(&s), String::from_utf16_lossy(&utf16(&d)));
+                        }
+                        (Tok::Str(s), Tok::Name(n)) => {
+                            if let Some(u) = encodings::glyph_to_unicode(&n) {
+                                cm.single.insert(be(&s), u);
+                            }
+                        }
+                        _ => break,
+                    }
+                    entries += 1;
+                    if entries > 200_000 {
+                        return cm;
+                    }
+                },
+                b"beginbfrange" => {
+                    while let (Tok::Str(lo), Tok::Str(hi)) = (lex.next_tok(), lex.next_tok()) {
+                        let (lo, hi) = (be(&lo), be(&hi));
+                        if hi < lo {
+                            let _ = lex.next_tok();
+                            continue;
+                        }
+                        match lex.next_tok() {
+                            Tok::Str(d) => cm.ranges.push((lo, hi, utf16(&d))),
+                            Tok::ArrOpen => {
+                                let mut code = lo;
+                                loop {
+                                    match lex.next_tok() {
+                                        Tok::Str(d) => {
+                                            if code <= hi {
+                                                cm.single.insert(
+                                                    code,
+                                                    String::from_utf16_lossy(&utf16(&d)),
+                                                );
+                                            }
+                                            code = code.saturating_add(1);
+                                        }
+                                        Tok::ArrClose | Tok::Eof => break,
+                                        _ => {}
+                                    }
+                                }
+                            }
+                            _ => break,
+                        }
+                        entries += 1;
+                        if entries > 200_000 {
+                            return cm;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        cm
+    }
+
+    /// The Unicode text of `code`.
+    pub fn lookup(&self, code: u32) -> Option<String> {
+        if let Some(s) = self.single.get(&code) {
+            return Some(s.clone());
+        }
+        for (lo, hi, base) in self.ranges.iter().rev() {
+            if (*lo..=*hi).contains(&code) {
+                let mut v = base.clone();
+                if let Some(last) = v.last_mut() {
+                    *last = last.wrapping_add((code - lo) as u16);
+                }
+                return Some(String::from_utf16_lossy(&v));
+            }
+        }
+        None
+    }
+
+    /// Whether the CMap maps anything.
+    pub fn is_empty(&self) -> bool {
+        self.single.is_empty() && self.ranges.is_empty()
+    }
+}
+
+/// Standard-14 metric families (approximations for fonts without `/Widths`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Family {
+    Helvetica,
+    HelveticaBold,
+    Times,
+    TimesBold,
+    Courier,
+}
+
+const HELVETICA: [u16; 95] = [
+    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556,
+    556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667,
+    611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667,
+    667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500,
+    222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
+];
+const HELVETICA_BOLD: [u16; 95] = [
+    278, 333, 474, 556, 556, 889, 722, 238, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556,
+    556, 556, 556, 556, 556, 556, 556, 333, 333, 584, 584, 584, 611, 975, 722, 722, 722, 722, 667,
+    611, 778, 722, 278, 556, 722, 611, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667,
+    667, 611, 333, 278, 333, 584, 556, 333, 556, 611, 556, 611, 556, 333, 611, 611, 278, 278, 556,
+    278, 889, 611, 611, 611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500, 389, 280, 389, 584,
+];
+const TIMES: [u16; 95] = [
+    250, 333, 408, 500, 500, 833, 778, 180, 333, 333, 500, 564, 250, 333, 250, 278, 500, 500, 500,
+    500, 500, 500, 500, 500, 500, 500, 278, 278, 564, 564, 564, 444, 921, 722, 667, 667, 722, 611,
+    556, 722, 722, 333, 389, 722, 611, 889, 722, 722, 556, 722, 667, 556, 611, 722, 722, 944, 722,
+    722, 611, 333, 278, 333, 469, 500, 333, 444, 500, 444, 500, 444, 333, 500, 500, 278, 278, 500,
+    278, 778, 500, 500, 500, 500, 333, 389, 278, 500, 500, 722, 500, 500, 444, 480, 200, 480, 541,
+];
+const TIMES_BOLD: [u16; 95] = [
+    250, 333, 555, 500, 500, 1000, 833, 278, 333, 333, 500, 570, 250, 333, 250, 278, 500, 500, 500,
+    500, 500, 500, 500, 500, 500, 500, 333, 333, 570, 570, 570, 500, 930, 722, 667, 722, 722, 667,
+    611, 778, 778, 389, 500, 778, 667, 944, 722, 778, 611, 778, 722, 556, 667, 722, 722, 1000, 722,
+    722, 667, 333, 278, 333, 581, 500, 333, 500, 556, 444, 556, 444, 333, 500, 556, 278, 333, 556,
+    278, 833, 556, 500, 556, 556, 444, 389, 333, 556, 500, 722, 500, 500, 444, 394, 220, 394, 520,
+];
+
+impl Family {
+    fn of(name: &str, bold: bool) -> Family {
+        let n = name.to_ascii_lowercase();
+        if n.contains("courier") || n.contains("mono") {
+            Family::Courier
+        } else if n.contains("times")
+            || n.contains("roman")
+            || n.contains("serif") && !n.contains("sans")
+        {
+            if bold {
+                Family::TimesBold
+            } else {
+                Family::Times
+            }
+        } else if bold {
+            Family::HelveticaBold
+        } else {
+            Family::Helvetica
+        }
+    }
+
+    fn width(self, text: &str) -> f64 {
+        let table = match self {
+            Family::Courier => return 600.0,
+            Family::Helvetica => &HELVETICA,
+            Family::HelveticaBold => &HELVETICA_BOLD,
+            Family::Times => &TIMES,
+            Family::TimesBold => &TIMES_BOLD,
+        };
+        let mut w = 0.0;
+        for c in text.chars() {
+            let code = c as u32;
+            w += f64::from(if (32..=126).contains(&code) {
+                table[(code - 32) as usize]
+            } else {
+                table[usize::from(b'o' - 32)]
+            });
+        }
+        if text.is_empty() {
+            f64::from(table[0])
+        } else {
+            w
+        }
+    }
+}
+
+/// One decoded glyph.
+#[derive(Clone, Debug)]
+pub struct Glyph {
+    /// Its Unicode text (possibly empty, possibly several characters for ligatures).
+    pub text: String,
+    /// Advance width in text space units per unit font size (i.e. already divided by 1000).
+    pub width: f64,
+    /// Whether it is the single-byte code 32 (word spacing applies).
+    pub is_space: bool,
+}
+
+/// A font ready for decoding.
+#[derive(Clone, Debug)]
+pub struct Font {
+    /// Base font name (subset prefix removed).
+    pub name: String,
+    /// Whether the font is bold (by name, weight or flags).
+    pub bold: bool,
+    cid: bool,
+    codespace: Vec<(usize, u32, u32)>,
+    to_unicode: Option<CMap>,
+    /// Code → text for simple fonts.
+    encoding: Vec<Option<String>>,
+    /// Simple fonts: widths by code (glyph space units).
+    widths: HashMap<u32, f64>,
+    default_width: f64,
+    family: Option<Family>,
+    scale: f64,
+    ucs2: bool,
+}
+
+impl Font {
+    /// A fallback font (Helvetica metrics, WinAnsi) for missing or broken fonts.
+    pub fn fallback() -> Font {
+        Font {
+            name: "Helvetica".into(),
+            bold: false,
+            cid: false,
+            codespace: Vec::new(),
+            to_unicode: None,
+            encoding: (0..=255u8)
+                .map(|c| encodings::decode(Base::WinAnsi, c).map(String::from))
+                .collect(),
+            widths: HashMap::new(),
+            default_width: 500.0,
+            family: Some(Family::Helvetica),
+            scale: 0.001,
+            ucs2: false,
+        }
+    }
+
+    /// Loads a font dictionary.
+    pub fn load(doc: &Document, d: &Dict) -> Font {
+        let subtype = d.name(b"Subtype").unwrap_or(b"Type1").to_vec();
+        let raw_name = d
+            .get(b"BaseFont")
+            .map(|o| doc.resolve(o))
+            .and_then(|o| o.as_name().map(|n| String::from_utf8_lossy(n).into_owned()))
+            .unwrap_or_default();
+        let name = match raw_name.split_once('+') {
+            Some((prefix, rest)) if prefix.len() == 6 => rest.to_string(),
+            _ => raw_name,
+        };
+        let to_unicode = match d.get(b"ToUnicode").map(|o| doc.resolve(o)) {
+            Some(Obj::Stream(s)) => doc.decode(&s).ok().map(|b| CMap::parse(&b)),
+            _ => None,
+        }
+        .filter(|c| !c.is_empty());
+
+        let mut font = Font::fallback();
+        font.name = name.clone();
+        font.to_unicode = to_unicode;
+
+        if subtype == b"Type0" {
+            font.cid = true;
+            font.encoding = Vec::new();
+            font.family = None;
+            match d.get(b"Encoding").map(|o| doc.resolve(o)) {
+                Some(Obj::Name(n)) => {
+                    let n = String::from_utf8_lossy(&n).into_owned();
+                    font.ucs2 = n.contains("UCS2") || n.contains("UTF16");
+                    font.codespace = vec![(2, 0, 0xFFFF)];
+                }
+                Some(Obj::Stream(s)) => {
+                    if let Ok(b) = doc.decode(&s) {
+                        font.codespace = CMap::parse(&b).codespace;
+                    }
+                }
+                _ => {}
+            }
+            if font.codespace.is_empty() {
+                font.codespace = vec![(2, 0, 0xFFFF)];
+            }
+            let desc = d
+                .get(b"DescendantFonts")
+                .map(|o| doc.resolve(o))
+                .and_then(|a| a.as_array().and_then(|a| a.first().cloned()))
+                .and_then(|o| doc.dict(Some(&o)));
+            font.default_width = 1000.0;
+            if let Some(desc) = desc {
+                if let Some(dw) = desc.get(b"DW").and_then(|o| doc.resolve(o).as_f64()) {
+                    font.default_width = dw;
+                }
+                if let Obj::Array(w) = desc.get(b"W").map(|o| doc.resolve(o)).unwrap_or(Obj::Null) {
+                    parse_cid_widths(doc, &w, &mut font.widths);
+                }
+                font.bold = is_bold(doc, &name, &desc);
+            } else {
+                font.bold = is_bold(doc, &name, d);
+            }
+            return font;
+        }
+
+        font.bold = is_bold(doc, &name, d);
+        let lname = name.to_ascii_lowercase();
+        let symbolic = lname.contains("symbol");
+        let mut base = if symbolic {
+            Base::Symbol
+        } else {
+            Base::Standard
+        };
+        let mut diffs: Vec<(u8, Vec<u8>)> = Vec::new();
+        match d.get(b"Encoding").map(|o| doc.resolve(o)) {
+            Some(Obj::Name(n)) => base = named_base(&n).unwrap_or(base),
+            Some(Obj::Dict(e)) => {
+                if let Some(b) = e.name(b"BaseEncoding").and_then(named_base) {
+                    base = b;
+                }
+                if let Some(Obj::Array(a)) = e.get(b"Differences").map(|o| doc.resolve(o)) {
+                    let mut code: i64 = 0;
+                    for item in a.iter() {
+                        match item {
+                            Obj::Int(i) => code = *i,
+                            Obj::Name(n) => {
+                                if let Ok(c) = u8::try_from(code) {
+                                    diffs.push((c, n.clone()));
+                                }
+                                code += 1;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            _ => {
+                if !symbolic && subtype == b"TrueType" {
+                    base = Base::WinAnsi;
+                }
+            }
+        }
+        font.encoding = (0..=255u8)
+            .map(|c| encodings::decode(base, c).map(String::from))
+            .collect();
+        for (c, n) in diffs {
+            font.encoding[usize::from(c)] = encodings::glyph_to_unicode(&n);
+        }
+        if subtype == b"Type3" {
+            if let Some(Obj::Array(m)) = d.get(b"FontMatrix").map(|o| doc.resolve(o)) {
+                if let Some(a) = m.first().and_then(Obj::as_f64) {
+                    if a.is_finite() && a.abs() > 1e-9 && a.abs() < 100.0 {
+                        font.scale = a.abs();
+                    }
+                }
+            }
+        }
+        let first = d
+            .get(b"FirstChar")
+            .and_then(|o| doc.resolve(o).as_i64())
+            .unwrap_or(0);
+        if let Obj::Array(ws) = d
+            .get(b"Widths")
+            .map(|o| doc.resolve(o))
+            .unwrap_or(Obj::Null)
+        {
+            for (i, w) in ws.iter().enumerate().take(256) {
+                if let (Some(w), Ok(code)) =
+                    (doc.resolve(w).as_f64(), u32::try_from(first + i as i64))
+                {
+                    font.widths.insert(code, w);
+                }
+            }
+        }
+        let missing = doc.dict(d.get(b"FontDescriptor")).and_then(|fd| {
+            fd.get(b"MissingWidth")
+                .and_then(|o| doc.resolve(o).as_f64())
+        });
+        if font.widths.is_empty() {
+            font.family = Some(Family::of(&name, font.bold));
+        } else {
+            font.family = None;
+            font.default_width = missing.unwrap_or_else(|| {
+                let sum: f64 = font.widths.values().filter(|w| **w > 0.0).sum();
+                let n = font.widths.values().filter(|w| **w > 0.0).count().max(1);
+                sum / n as f64
+            });
+        }
+        font
+    }
+
+    /// Decodes a string operand into glyphs.
+    pub fn decode(&self, bytes: &[u8]) -> Vec<Glyph> {
+        let mut out = Vec::with_capacity(bytes.len());
+        if !self.cid {
+            for &b in bytes {
+                let code = u32::from(b);
+                let text = self
+                    .to_unicode
+                    .as_ref()
+                    .and_then(|m| m.lookup(code))
+                    .or_else(|| self.encoding.get(usize::from(b)).cloned().flatten())
+                    .unwrap_or_default();
+                let w = match (self.widths.get(&code), self.family) {
+                    (Some(w), _) => *w,
+                    (None, Some(f)) => f.width(&text),
+                    (None, None) => self.default_width,
+                };
+                out.push(Glyph {
+                    text,
+                    width: w * self.scale,
+                    is_space: b == 32,
+                });
+            }
+            return out;
+        }
+        let mut i = 0;
+        while i < bytes.len() {
+            let (len, code) = self.next_code(&bytes[i..]);
+            i += len;
+            let text = match &self.to_unicode {
+                Some(m) => m.lookup(code).unwrap_or_default(),
+                None if self.ucs2 => char::from_u32(code).map(String::from).unwrap_or_default(),
+                None => String::new(),
+            };
+            let w = self
+                .widths
+                .get(&code)
+                .copied()
+                .unwrap_or(self.default_width);
+            out.push(Glyph {
+                text,
+                width: w * self.scale,
+                is_space: len == 1 && code == 32,
+            });
+        }
+        out
+    }
+
+    fn next_code(&self, bytes: &[u8]) -> (usize, u32) {
+        for len in 1..=4usize {
+            if len > bytes.len() {
+                break;
+            }
+            let code = be(&bytes[..len]);
+            if self
+                .codespace
+                .iter()
+                .any(|(l, lo, hi)| *l == len && (*lo..=*hi).contains(&code))
+            {
+                return (len, code);
+            }
+        }
+        let len = 2.min(bytes.len()).max(1);
+        (len, be(&bytes[..len]))
+    }
+}
+
+fn named_base(n: &[u8]) -> Option<Base> {
+    match n {
+        b"WinAnsiEncoding" => Some(Base::WinAnsi),
+        b"MacRomanEncoding" | b"MacExpertEncoding" => Some(Base::MacRoman),
+        b"StandardEncoding" => Some(Base::Standard),
+        _ => None,
+    }
+}
+
+fn is_bold(doc: &Document, name: &str, d: &Dict) -> bool {
+    let n = name.to_ascii_lowercase();
+    if [
+        "bold", "black", "heavy", "semibold", "demi", "cmbx", "cmb10", "-bd", "bd,",
+    ]
+    .iter()
+    .any(|k| n.contains(k))
+        || n.ends_with("bd")
+    {
+        return true;
+    }
+    let fd = doc.dict(d.get(b"FontDescriptor"));
+    if let Some(fd) = fd {
+        if fd
+            .get(b"FontWeight")
+            .and_then(|o| doc.resolve(o).as_f64())
+            .is_some_and(|w| w >= 600.0)
+        {
+            return true;
+        }
+        if fd
+            .get(b"Flags")
+            .and_then(|o| doc.resolve(o).as_i64())
+            .is_some_and(|f| f & (1 << 18) != 0)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+fn parse_cid_widths(doc: &Document, w: &[Obj], out: &mut HashMap<u32, f64>) {
+    let mut i = 0;
+    while i < w.len() && out.len() < 200_000 {
+        let Some(first) = doc.resolve(&w[i]).as_i64() else {
+            i += 1;
+            continue;
+        };
+        match w.get(i + 1).map(|o| doc.resolve(o)) {
+            Some(Obj::Array(list)) => {
+                for (k, v) in list.iter().enumerate() {
+                    if let (Some(v), Ok(c)) = (v.as_f64(), u32::try_from(first + k as i64)) {
+                        out.insert(c, v);
+                    }
+                }
+                i += 2;
+            }
+            Some(o) => {
+                let last = o.as_i64().unwrap_or(first);
+                let v = w
+                    .get(i + 2)
+                    .and_then(|o| doc.resolve(o).as_f64())
+                    .unwrap_or(1000.0);
+                if last >= first && last - first <= 65_536 {
+                    for c in first..=last {
+                        if let Ok(c) = u32::try_from(c) {
+                            out.insert(c, v);
+                        }
+                    }
+                }
+                i += 3;
+            }
+            None => break,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cmap_sections() {
+        let cm = CMap::parse(
+            b"1 begincodespacerange <0000> <FFFF> endcodespacerange\n\
+              2 beginbfchar <0001> <00660069> <0005> <D835DC00> endbfchar\n\
+              2 beginbfrange <0010> <0012> <0041> <0020> <0021> [<03B1> <03B2>] endbfrange",
+        );
+        assert_eq!(cm.codespace, vec![(2, 0, 0xFFFF)]);
+        assert_eq!(cm.lookup(1).as_deref(), Some("fi"));
+        assert_eq!(cm.lookup(5).as_deref(), Some("𝐀"));
+        assert_eq!(cm.lookup(0x12).as_deref(), Some("C"));
+        assert_eq!(cm.lookup(0x21).as_deref(), Some("β"));
+        assert_eq!(cm.lookup(0x30), None);
+    }
+}

@@ -1,0 +1,78 @@
+//! Guest SDK for Mitra plugins: the `mitra:plugin@0.1.0` bindings of one world, and helpers.
+//!
+//! A crawler enables the `crawler` feature, implements [`crawler::Crawl`] and calls
+//! [`export_crawler!`]; an extractor enables `extractor`, implements [`extractor::Extract`] and
+//! calls `extractor::export_extractor!`. Host calls (log, clock, http, files, ocr) are in the world module.
+
+pub mod html;
+
+// A component embeds the type information of every world its crate links, so a plugin enables
+// exactly one of the features; build plugins one package at a time (`cargo build -p NAME`), as
+// appliance/build.rs does. Native test builds may unify both features, which is harmless.
+
+/// Bindings and helpers of the crawler world.
+#[cfg(feature = "crawler")]
+pub mod crawler {
+    wit_bindgen::generate!({
+        path: "../wit",
+        world: "crawler",
+        pub_export_macro: true,
+        export_macro_name: "export_crawler",
+        default_bindings_module: "mitra_plugin_sdk::crawler",
+    });
+    pub use exports::mitra::plugin::crawl::{DocumentRef, Fetched, Guest as Crawl};
+    pub use mitra::plugin::{clock, files, http, log};
+
+    /// Logs at info level.
+    pub fn info(msg: &str) {
+        log::log(log::Level::Info, msg);
+    }
+    /// Logs at warn level.
+    pub fn warn(msg: &str) {
+        log::log(log::Level::Warn, msg);
+    }
+}
+
+/// Bindings and helpers of the extractor world.
+#[cfg(feature = "extractor")]
+pub mod extractor {
+    wit_bindgen::generate!({
+        path: "../wit",
+        world: "extractor",
+        pub_export_macro: true,
+        export_macro_name: "export_extractor",
+        default_bindings_module: "mitra_plugin_sdk::extractor",
+    });
+    pub use exports::mitra::plugin::extract::{
+        Block, BlockKind, Extraction, Guest as Extract, SkippedPage,
+    };
+    pub use mitra::plugin::{clock, log, ocr};
+
+    /// Logs at info level.
+    pub fn info(msg: &str) {
+        log::log(log::Level::Info, msg);
+    }
+    /// Logs at warn level.
+    pub fn warn(msg: &str) {
+        log::log(log::Level::Warn, msg);
+    }
+
+    /// A block helper.
+    pub fn block(kind: BlockKind, page: Option<u32>, text: impl Into<String>) -> Block {
+        Block {
+            kind,
+            page,
+            text: text.into(),
+        }
+    }
+}
+
+/// Parses the source settings JSON handed to crawlers (`{"location": ..., ...}`).
+pub fn source_settings(source: &str) -> Result<serde_json::Value, String> {
+    serde_json::from_str(source).map_err(|e| format!("source settings are not JSON: {e}"))
+}
+
+/// A string field of the source settings, if present.
+pub fn source_str(settings: &serde_json::Value, key: &str) -> Option<String> {
+    settings.get(key).and_then(|v| v.as_str()).map(str::to_string)
+}
