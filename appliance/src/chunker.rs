@@ -215,7 +215,13 @@ pub fn chunk_blocks(blocks: &[BlockText], cfg: &ChunkingConfig) -> Vec<BlockChun
                     "caption" | "table" | "footnote" => kind,
                     _ => "body",
                 };
-                pack(&mut out, &heading, vec![(text.to_string(), b.page, idx)], kind, cfg);
+                pack(
+                    &mut out,
+                    &heading,
+                    vec![(text.to_string(), b.page, idx)],
+                    kind,
+                    cfg,
+                );
             }
         }
     }
@@ -412,7 +418,9 @@ mod tests {
         let rows: Vec<String> = (0..50).map(|i| format!("row{i}\t{i}")).collect();
         let t = chunk_blocks(&[b("table", 3, &rows.join("\n"))], &cfg(100, 20));
         assert!(t.len() > 3 && t.iter().all(|c| c.chunk.text.len() <= 100));
-        assert!(t.iter().all(|c| c.chunk.text.lines().all(|l| l.starts_with("row"))));
+        assert!(t
+            .iter()
+            .all(|c| c.chunk.text.lines().all(|l| l.starts_with("row"))));
     }
 
     #[test]

@@ -444,13 +444,14 @@ impl Config {
             return bad("hybrid.rrf_k must be >= 0 and hybrid.depth at least 1");
         }
         let p = &self.plugins;
-        if p.memory_mb == 0 || p.timeout_ms == 0 || p.max_output_mb == 0 || p.max_response_mb == 0
-        {
+        if p.memory_mb == 0 || p.timeout_ms == 0 || p.max_output_mb == 0 || p.max_response_mb == 0 {
             return bad("plugins.memory_mb, timeout_ms, max_output_mb and max_response_mb must be at least 1");
         }
         for (name, secret) in &self.secrets {
             if secret.header.trim().is_empty() {
-                return Err(AppError::Config(format!("secrets.{name}.header is required")));
+                return Err(AppError::Config(format!(
+                    "secrets.{name}.header is required"
+                )));
             }
             if secret.value_env.is_none() == secret.value_file.is_none() {
                 return Err(AppError::Config(format!(
@@ -467,7 +468,10 @@ impl Config {
                 )));
             }
             if !names.insert(&src.name) {
-                return Err(AppError::Config(format!("source {} is defined twice", src.name)));
+                return Err(AppError::Config(format!(
+                    "source {} is defined twice",
+                    src.name
+                )));
             }
             if src.crawler.is_empty() || src.location.is_empty() {
                 return Err(AppError::Config(format!(

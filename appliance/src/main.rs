@@ -192,9 +192,19 @@ fn default_source_name(location: &str) -> String {
     };
     let name: String = last
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
-    if name.is_empty() { "source".into() } else { name }
+    if name.is_empty() {
+        "source".into()
+    } else {
+        name
+    }
 }
 
 /// Opens for reading: does not hold the writer lock, so `mitra ingest` can run alongside.
@@ -288,13 +298,25 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                 context: format!("writing the demo notes under {}", cfg.data_dir.display()),
                 source,
             })?;
+            // Through the plugin pipeline: dir-crawler, then the markdown extractor by media type.
+            let host = mitra::plugins::PluginHost::new(&cfg)?;
             let (mut store, mut index) = open(&cfg).await?;
-            let report =
-                ingest::ingest_paths(&mut store, &mut index, &cfg, &[folder], false).await?;
+            let src = SourceConfig {
+                name: "demo-notes".into(),
+                crawler: "dir-crawler".into(),
+                location: folder.to_string_lossy().into(),
+                ..Default::default()
+            };
+            let r =
+                mitra::pipeline::ingest_source(&mut store, &mut index, &cfg, &host, &src, false)
+                    .await?;
             println!(
                 "Demo corpus: {} added, {} updated, {} unchanged, {} chunks",
-                report.added, report.updated, report.unchanged, report.chunks
+                r.run.added, r.run.updated, r.run.unchanged, r.run.chunks
             );
+            for e in &r.errors {
+                eprintln!("  {e}");
+            }
             drop(index);
             drop(store);
             serve(&cfg, true).await
@@ -345,8 +367,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                 }
                 let host = mitra::plugins::PluginHost::new(&cfg)?;
                 let (mut store, mut index) = open(&cfg).await?;
-                let progress =
-                    !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+                let progress = !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
                 let mut failed = false;
                 for src in &selected {
                     let started = std::time::Instant::now();
@@ -575,7 +596,10 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                 if req.ocr {
                     requested.push("ocr".into());
                 }
-                let granted = host.effective(p).map(|e| e.describe()).unwrap_or_else(|e| e.to_string());
+                let granted = host
+                    .effective(p)
+                    .map(|e| e.describe())
+                    .unwrap_or_else(|e| e.to_string());
                 rows.push(vec![
                     m.name.clone(),
                     m.version.clone(),
@@ -583,15 +607,22 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                     m.world.to_string(),
                     p.source.to_string(),
                     p.sha256[..12].to_string(),
-                    if requested.is_empty() { "none".into() } else { requested.join("; ") },
+                    if requested.is_empty() {
+                        "none".into()
+                    } else {
+                        requested.join("; ")
+                    },
                     granted,
                 ]);
             }
             print!(
                 "{}",
                 table_fmt::render_rows(
-                    &["name", "version", "api", "world", "source", "sha256", "requests", "granted"]
-                        .map(String::from),
+                    &[
+                        "name", "version", "api", "world", "source", "sha256", "requests",
+                        "granted"
+                    ]
+                    .map(String::from),
                     &rows
                 )
             );

@@ -47,14 +47,12 @@ pub enum PipelineError {
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, PluginError> + Send + 'static,
 ) -> Result<T, PluginError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .unwrap_or_else(|e| {
-            Err(PluginError::Host {
-                plugin: "?".into(),
-                message: format!("plugin call thread failed: {e}"),
-            })
+    tokio::task::spawn_blocking(f).await.unwrap_or_else(|e| {
+        Err(PluginError::Host {
+            plugin: "?".into(),
+            message: format!("plugin call thread failed: {e}"),
         })
+    })
 }
 
 /// The grant a source gives its crawler, and the settings JSON the crawler receives.
@@ -80,7 +78,10 @@ fn source_grant(
         let dir = std::fs::canonicalize(&dir)
             .map_err(|e| bad(format!("location {}: {e}", src.location)))?;
         if !dir.is_dir() {
-            return Err(bad(format!("location {} is not a directory", dir.display())));
+            return Err(bad(format!(
+                "location {} is not a directory",
+                dir.display()
+            )));
         }
         grant.directory = Some(dir);
         settings.insert("location".into(), ".".into());
@@ -140,7 +141,10 @@ pub async fn ingest_source(
     };
     // One entry per id (a crawler listing an id twice gets the first).
     let mut seen = BTreeSet::new();
-    let docs: Vec<DocumentRef> = docs.into_iter().filter(|d| seen.insert(d.id.clone())).collect();
+    let docs: Vec<DocumentRef> = docs
+        .into_iter()
+        .filter(|d| seen.insert(d.id.clone()))
+        .collect();
     run.listed = docs.len() as i64;
 
     let mut ing = Ingestor::new(store, index, cfg, docs.len() as u64, show_progress).await?;
@@ -242,7 +246,13 @@ pub async fn ingest_source(
                 .iter()
                 .find(|b| b.kind == "heading")
                 .map(|b| b.text.clone())
-                .unwrap_or_else(|| d.id.clone())
+                .unwrap_or_else(|| {
+                    let file = d.id.rsplit('/').next().unwrap_or(&d.id);
+                    file.rsplit_once('.')
+                        .map(|(stem, _)| stem)
+                        .unwrap_or(file)
+                        .to_string()
+                })
         } else {
             d.title.clone()
         };

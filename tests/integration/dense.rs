@@ -138,8 +138,8 @@ fn doc(id: &str, chunks: Vec<(String, Vec<f32>)>) -> NewDocument {
             ingested_at: 0,
             analysis_id: None,
             metadata: "{}".into(),
-                source: None,
-                deleted_at: None,
+            source: None,
+            deleted_at: None,
         },
         chunks: chunks
             .into_iter()

@@ -50,33 +50,100 @@ async fn dir_source_versions_tombstones_and_runs() {
         .await
         .unwrap();
     assert_eq!(r.errors, Vec::<String>::new());
-    assert_eq!((r.run.listed, r.run.added, r.run.status.as_str()), (3, 3, "ok"));
-    assert!(r.run.extractors.contains("pdf-extractor@0.1.0"), "{}", r.run.extractors);
+    assert_eq!(
+        (r.run.listed, r.run.added, r.run.status.as_str()),
+        (3, 3, "ok")
+    );
+    assert!(
+        r.run.extractors.contains("pdf-extractor@0.1.0"),
+        "{}",
+        r.run.extractors
+    );
     let versions = (store.documents().version().version, store.chunks_version());
 
     // Chunks carry kind and page; furniture is gone; BM25 finds the extracted text.
-    let rows = sql(&cfg, "SELECT kind, count(*) AS n FROM chunks GROUP BY kind ORDER BY kind").await;
-    let kinds = rows[0].column(0).as_any().downcast_ref::<StringArray>().unwrap();
+    let rows = sql(
+        &cfg,
+        "SELECT kind, count(*) AS n FROM chunks GROUP BY kind ORDER BY kind",
+    )
+    .await;
+    let kinds = rows[0]
+        .column(0)
+        .as_any()
+        .downcast_ref::<StringArray>()
+        .unwrap();
     let kinds: Vec<&str> = (0..kinds.len()).map(|i| kinds.value(i)).collect();
     for k in ["body", "caption", "table"] {
         assert!(kinds.contains(&k), "{kinds:?}");
     }
     let furniture = sql(&cfg, "SELECT count(*) FROM chunks WHERE text LIKE '%Last edited%' OR kind IN ('header', 'footer', 'page-number')").await;
-    let n = furniture[0].column(0).as_any().downcast_ref::<Int64Array>().unwrap().value(0);
+    let n = furniture[0]
+        .column(0)
+        .as_any()
+        .downcast_ref::<Int64Array>()
+        .unwrap()
+        .value(0);
     assert_eq!(n, 0);
-    let pages = sql(&cfg, "SELECT count(*) FROM chunks WHERE doc_id = 'notes/paper.pdf' AND page IS NULL").await;
-    assert_eq!(pages[0].column(0).as_any().downcast_ref::<Int64Array>().unwrap().value(0), 0);
-    let hits = sql(&cfg, "SELECT b.doc_id FROM bm25('single muon trigger threshold', 1) b").await;
-    assert_eq!(hits[0].column(0).as_any().downcast_ref::<StringArray>().unwrap().value(0), "notes/wiki/trigger.html");
-    let analysis = sql(&cfg, "SELECT count(*) FROM documents WHERE analysis_id = 'HIG-26-001' AND source = 'notes'").await;
-    assert_eq!(analysis[0].column(0).as_any().downcast_ref::<Int64Array>().unwrap().value(0), 3);
+    let pages = sql(
+        &cfg,
+        "SELECT count(*) FROM chunks WHERE doc_id = 'notes/paper.pdf' AND page IS NULL",
+    )
+    .await;
+    assert_eq!(
+        pages[0]
+            .column(0)
+            .as_any()
+            .downcast_ref::<Int64Array>()
+            .unwrap()
+            .value(0),
+        0
+    );
+    let hits = sql(
+        &cfg,
+        "SELECT b.doc_id FROM bm25('single muon trigger threshold', 1) b",
+    )
+    .await;
+    assert_eq!(
+        hits[0]
+            .column(0)
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .unwrap()
+            .value(0),
+        "notes/wiki/trigger.html"
+    );
+    let analysis = sql(
+        &cfg,
+        "SELECT count(*) FROM documents WHERE analysis_id = 'HIG-26-001' AND source = 'notes'",
+    )
+    .await;
+    assert_eq!(
+        analysis[0]
+            .column(0)
+            .as_any()
+            .downcast_ref::<Int64Array>()
+            .unwrap()
+            .value(0),
+        3
+    );
 
     // Unchanged source: nothing is written.
     let r = mitra::pipeline::ingest_source(&mut store, &mut index, &cfg, &host, &src, false)
         .await
         .unwrap();
-    assert_eq!((r.run.unchanged, r.run.added, r.run.updated, r.run.tombstoned), (3, 0, 0, 0));
-    assert_eq!(versions, (store.documents().version().version, store.chunks_version()));
+    assert_eq!(
+        (
+            r.run.unchanged,
+            r.run.added,
+            r.run.updated,
+            r.run.tombstoned
+        ),
+        (3, 0, 0, 0)
+    );
+    assert_eq!(
+        versions,
+        (store.documents().version().version, store.chunks_version())
+    );
 
     // One changed file: exactly one new version.
     std::fs::write(docs.path().join("note.md"), NOTE_MD.replace("120", "121")).unwrap();
@@ -97,8 +164,20 @@ async fn dir_source_versions_tombstones_and_runs() {
     assert_eq!((r.run.tombstoned, r.run.unchanged), (1, 2));
     let live = store.live_document_rows().await.unwrap();
     assert!(live["notes/wiki/trigger.html"].deleted);
-    let gone = sql(&cfg, "SELECT count(*) FROM chunks WHERE doc_id = 'notes/wiki/trigger.html'").await;
-    assert_eq!(gone[0].column(0).as_any().downcast_ref::<Int64Array>().unwrap().value(0), 0);
+    let gone = sql(
+        &cfg,
+        "SELECT count(*) FROM chunks WHERE doc_id = 'notes/wiki/trigger.html'",
+    )
+    .await;
+    assert_eq!(
+        gone[0]
+            .column(0)
+            .as_any()
+            .downcast_ref::<Int64Array>()
+            .unwrap()
+            .value(0),
+        0
+    );
     let hits = sql(&cfg, "SELECT b.doc_id FROM bm25('single muon trigger threshold', 5) b WHERE b.doc_id = 'notes/wiki/trigger.html'").await;
     assert_eq!(hits.iter().map(|b| b.num_rows()).sum::<usize>(), 0);
     let old = store.chunks().checkout_version(before).await.unwrap();
@@ -106,7 +185,10 @@ async fn dir_source_versions_tombstones_and_runs() {
         .count_rows(Some("doc_id = 'notes/wiki/trigger.html'".into()))
         .await
         .unwrap();
-    assert!(n > 0, "the older Lance version still has the tombstoned document");
+    assert!(
+        n > 0,
+        "the older Lance version still has the tombstoned document"
+    );
     let tomb = sql(&cfg, "SELECT version FROM documents WHERE doc_id = 'notes/wiki/trigger.html' AND deleted_at IS NOT NULL").await;
     assert_eq!(tomb[0].num_rows(), 1);
 
@@ -116,7 +198,10 @@ async fn dir_source_versions_tombstones_and_runs() {
         .await
         .unwrap();
     assert_eq!((r.run.added, r.run.unchanged), (1, 2));
-    assert_eq!(store.live_document_rows().await.unwrap()["notes/wiki/trigger.html"].version, 3);
+    assert_eq!(
+        store.live_document_rows().await.unwrap()["notes/wiki/trigger.html"].version,
+        3
+    );
     drop(index);
     drop(store);
 
@@ -125,7 +210,13 @@ async fn dir_source_versions_tombstones_and_runs() {
     let n: usize = runs.iter().map(|b| b.num_rows()).sum();
     assert_eq!(n, 5);
     let b = &runs[0];
-    let col = |i: usize| b.column(i).as_any().downcast_ref::<Int64Array>().unwrap().clone();
+    let col = |i: usize| {
+        b.column(i)
+            .as_any()
+            .downcast_ref::<Int64Array>()
+            .unwrap()
+            .clone()
+    };
     assert_eq!(col(3).values().to_vec(), vec![3, 0, 0, 0, 1]);
     assert_eq!(col(4).values().to_vec(), vec![0, 0, 1, 0, 0]);
     assert_eq!(col(6).values().to_vec(), vec![0, 0, 0, 1, 0]);
@@ -138,7 +229,11 @@ async fn failing_documents_do_not_abort_a_run() {
     let data = tempfile::tempdir().unwrap();
     let docs = tempfile::tempdir().unwrap();
     std::fs::write(docs.path().join("good.md"), NOTE_MD).unwrap();
-    std::fs::write(docs.path().join("broken.pdf"), b"%PDF-1.4 this is not a pdf").unwrap();
+    std::fs::write(
+        docs.path().join("broken.pdf"),
+        b"%PDF-1.4 this is not a pdf",
+    )
+    .unwrap();
     std::fs::write(docs.path().join("latin1.md"), [0x63u8, 0x61, 0x66, 0xe9]).unwrap();
     let cfg = plugin_config(data.path(), None);
     let host = PluginHost::new(&cfg).unwrap();
@@ -147,9 +242,24 @@ async fn failing_documents_do_not_abort_a_run() {
     let r = mitra::pipeline::ingest_source(&mut store, &mut index, &cfg, &host, &src, false)
         .await
         .unwrap();
-    assert_eq!((r.run.added, r.run.failed, r.run.status.as_str()), (1, 2, "partial"));
-    assert!(r.errors.iter().any(|e| e.contains("mixed/broken.pdf") && e.contains("pdf-extractor")), "{:?}", r.errors);
-    assert!(r.errors.iter().any(|e| e.contains("mixed/latin1.md") && e.contains("UTF-8")), "{:?}", r.errors);
+    assert_eq!(
+        (r.run.added, r.run.failed, r.run.status.as_str()),
+        (1, 2, "partial")
+    );
+    assert!(
+        r.errors
+            .iter()
+            .any(|e| e.contains("mixed/broken.pdf") && e.contains("pdf-extractor")),
+        "{:?}",
+        r.errors
+    );
+    assert!(
+        r.errors
+            .iter()
+            .any(|e| e.contains("mixed/latin1.md") && e.contains("UTF-8")),
+        "{:?}",
+        r.errors
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -157,7 +267,10 @@ async fn http_index_crawler_sends_the_granted_cookie() {
     const COOKIE: &str = "session=s3cr3t-value";
     let (pdf, _) = pdfgen::sample_paper();
     let server = TestServer::start(move |req| {
-        let authed = req.headers.iter().any(|(k, v)| k == "cookie" && v == COOKIE);
+        let authed = req
+            .headers
+            .iter()
+            .any(|(k, v)| k == "cookie" && v == COOKIE);
         if !authed {
             return (401, vec![], b"login required".to_vec());
         }
@@ -174,8 +287,16 @@ async fn http_index_crawler_sends_the_granted_cookie() {
                 </ul></body></html>"#
                     .to_vec(),
             ),
-            "/analyses/notes/an-042.pdf" => (200, vec![("Content-Type".into(), "application/pdf".into())], pdf.clone()),
-            "/wiki/trigger.html" => (200, vec![("Content-Type".into(), "text/html; charset=utf-8".into())], WIKI_HTML.as_bytes().to_vec()),
+            "/analyses/notes/an-042.pdf" => (
+                200,
+                vec![("Content-Type".into(), "application/pdf".into())],
+                pdf.clone(),
+            ),
+            "/wiki/trigger.html" => (
+                200,
+                vec![("Content-Type".into(), "text/html; charset=utf-8".into())],
+                WIKI_HTML.as_bytes().to_vec(),
+            ),
             "/analyses/notes/readme.md" => (200, vec![], NOTE_MD.as_bytes().to_vec()),
             _ => (404, vec![], b"no".to_vec()),
         }
@@ -206,12 +327,17 @@ async fn http_index_crawler_sends_the_granted_cookie() {
         assert_eq!(r.run.status, "failed");
         assert!(r.errors[0].contains("401"), "{:?}", r.errors);
         // Naming a secret that is not granted is a denial.
-        src.settings.insert("secret".into(), toml::Value::String("cds-session".into()));
+        src.settings
+            .insert("secret".into(), toml::Value::String("cds-session".into()));
         let r = mitra::pipeline::ingest_source(&mut store, &mut index, &cfg, &host, &src, false)
             .await
             .unwrap();
         assert_eq!(r.run.status, "failed");
-        assert!(r.errors[0].contains("denied") && r.errors[0].contains("cds-session"), "{:?}", r.errors);
+        assert!(
+            r.errors[0].contains("denied") && r.errors[0].contains("cds-session"),
+            "{:?}",
+            r.errors
+        );
     }
     cfg.plugins.grants.insert(
         "http-index-crawler".into(),
@@ -226,14 +352,32 @@ async fn http_index_crawler_sends_the_granted_cookie() {
         .await
         .unwrap();
     // The external link is listed but its origin is not granted: that document fails, the rest land.
-    assert_eq!((r.run.listed, r.run.added, r.run.failed), (4, 3, 1), "{:?}", r.errors);
-    assert!(r.errors[0].contains("elsewhere.example") && r.errors[0].contains("denied"), "{:?}", r.errors);
+    assert_eq!(
+        (r.run.listed, r.run.added, r.run.failed),
+        (4, 3, 1),
+        "{:?}",
+        r.errors
+    );
+    assert!(
+        r.errors[0].contains("elsewhere.example") && r.errors[0].contains("denied"),
+        "{:?}",
+        r.errors
+    );
     let live = store.live_document_rows().await.unwrap();
     let pdf_id = "cds/analyses/notes/an-042.pdf";
-    assert!(live.contains_key(pdf_id), "{:?}", live.keys().collect::<Vec<_>>());
+    assert!(
+        live.contains_key(pdf_id),
+        "{:?}",
+        live.keys().collect::<Vec<_>>()
+    );
     // Every request the server saw carried the cookie the host attached.
     let seen = server.seen.lock().unwrap().clone();
-    assert!(seen.iter().filter(|s| s.headers.iter().any(|(k, v)| k == "cookie" && v == COOKIE)).count() >= 4);
+    assert!(
+        seen.iter()
+            .filter(|s| s.headers.iter().any(|(k, v)| k == "cookie" && v == COOKIE))
+            .count()
+            >= 4
+    );
 }
 
 #[test]
@@ -246,16 +390,33 @@ fn cli_ingests_a_directory_through_plugins() {
             .env("MITRA_EMBEDDING_ENABLED", "false")
             .arg("--data")
             .arg(data.path())
-            .args(["ingest", "--crawler", "dir-crawler", "--name", "notes", "--source"])
+            .args([
+                "ingest",
+                "--crawler",
+                "dir-crawler",
+                "--name",
+                "notes",
+                "--source",
+            ])
             .arg(docs.path())
             .output()
             .unwrap()
     };
     let out = run();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("source notes: ok") && text.contains("1 added"), "{text}");
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("source notes: ok") && text.contains("1 added"),
+        "{text}"
+    );
     let out = run();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("0 added") && text.contains("1 unchanged"), "{text}");
+    assert!(
+        text.contains("0 added") && text.contains("1 unchanged"),
+        "{text}"
+    );
 }

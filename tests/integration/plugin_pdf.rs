@@ -38,7 +38,13 @@ fn check(blocks: &[Block], expected: &[ExpectedBlock]) {
                 .iter()
                 .map(|b| format!("{:?} p{:?}: {}", b.kind, b.page, squash(&b.text)))
                 .collect();
-            panic!("{:?} {:?} on page {} not found in order after block {at}:\n{}", e.kind, e.text, e.page, shown.join("\n"));
+            panic!(
+                "{:?} {:?} on page {} not found in order after block {at}:\n{}",
+                e.kind,
+                e.text,
+                e.page,
+                shown.join("\n")
+            );
         };
         let b = &blocks[pos];
         assert_eq!(b.kind, kind(e.kind), "kind of {:?}", e.text);
@@ -57,7 +63,9 @@ fn pdf_blocks_and_reading_order_match_the_generated_structure() {
         ("one_column", pdfgen::one_column_doc()),
         ("tounicode", pdfgen::tounicode_doc()),
     ] {
-        let out = x.extract(&pdf, "application/pdf").unwrap_or_else(|e| panic!("{name}: {e}"));
+        let out = x
+            .extract(&pdf, "application/pdf")
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(out.skipped.is_empty(), "{name}: {:?}", out.skipped);
         check(&out.blocks, &expected);
         if name == "sample_paper" {
@@ -148,7 +156,13 @@ fn mutated_and_truncated_pdfs_never_crash_or_hang_the_host() {
         match x.extract(&m, "application/pdf") {
             Ok(_) => ok += 1,
             Err(PluginError::Failed { .. }) => failed += 1,
-            Err(PluginError::Trap { .. } | PluginError::Timeout { .. } | PluginError::MemoryLimit { .. } | PluginError::StackOverflow { .. } | PluginError::OutputTooLarge { .. }) => trapped += 1,
+            Err(
+                PluginError::Trap { .. }
+                | PluginError::Timeout { .. }
+                | PluginError::MemoryLimit { .. }
+                | PluginError::StackOverflow { .. }
+                | PluginError::OutputTooLarge { .. },
+            ) => trapped += 1,
             Err(e) => panic!("mutation {i}: unexpected {e}"),
         }
     }
@@ -194,8 +208,20 @@ fn rasterise(pdf: &[u8]) -> (Vec<u8>, u32, u32) {
 fn scanned_pdf() -> Vec<u8> {
     let mut doc = pdfgen::Doc::new();
     doc.add_letter_page()
-        .text(72.0, 700.0, pdfgen::Font::Helvetica, 28.0, "Muon chamber alignment")
-        .text(72.0, 650.0, pdfgen::Font::Helvetica, 28.0, "was checked with cosmic rays");
+        .text(
+            72.0,
+            700.0,
+            pdfgen::Font::Helvetica,
+            28.0,
+            "Muon chamber alignment",
+        )
+        .text(
+            72.0,
+            650.0,
+            pdfgen::Font::Helvetica,
+            28.0,
+            "was checked with cosmic rays",
+        );
     let (gray, w, h) = rasterise(&doc.to_bytes());
     pdfgen::image_doc(&gray, w, h)
 }
@@ -203,7 +229,10 @@ fn scanned_pdf() -> Vec<u8> {
 #[test]
 fn image_pages_are_read_by_ocr_or_reported_skipped() {
     if !super::common::has_program("pdftoppm") {
-        assert!(std::env::var_os("MITRA_TEST_REQUIRE_OCR").is_none(), "pdftoppm (poppler-utils) is required");
+        assert!(
+            std::env::var_os("MITRA_TEST_REQUIRE_OCR").is_none(),
+            "pdftoppm (poppler-utils) is required"
+        );
         eprintln!("skipped: pdftoppm not installed");
         return;
     }
@@ -213,21 +242,39 @@ fn image_pages_are_read_by_ocr_or_reported_skipped() {
     let mut cfg = plugin_config(data.path(), None);
     cfg.plugins.ocr_command = "/nonexistent/tesseract".into();
     let host = PluginHost::new(&cfg).unwrap();
-    let out = host.extractor("pdf-extractor").unwrap().extract(&pdf, "application/pdf").unwrap();
+    let out = host
+        .extractor("pdf-extractor")
+        .unwrap()
+        .extract(&pdf, "application/pdf")
+        .unwrap();
     assert_eq!(out.skipped.len(), 1, "{:?}", out.skipped);
     assert_eq!(out.skipped[0].page, 2);
-    assert!(out.skipped[0].reason.contains("not installed"), "{}", out.skipped[0].reason);
-    assert!(out.blocks.iter().any(|b| b.text.contains("A text page before")));
+    assert!(
+        out.skipped[0].reason.contains("not installed"),
+        "{}",
+        out.skipped[0].reason
+    );
+    assert!(out
+        .blocks
+        .iter()
+        .any(|b| b.text.contains("A text page before")));
 
     if !super::common::has_program("tesseract") {
-        assert!(std::env::var_os("MITRA_TEST_REQUIRE_OCR").is_none(), "tesseract (tesseract-ocr) is required");
+        assert!(
+            std::env::var_os("MITRA_TEST_REQUIRE_OCR").is_none(),
+            "tesseract (tesseract-ocr) is required"
+        );
         eprintln!("skipped OCR: tesseract not installed");
         return;
     }
     cfg.plugins.ocr_command = "tesseract".into();
     cfg.plugins.timeout_ms = 60_000;
     let host = PluginHost::new(&cfg).unwrap();
-    let out = host.extractor("pdf-extractor").unwrap().extract(&pdf, "application/pdf").unwrap();
+    let out = host
+        .extractor("pdf-extractor")
+        .unwrap()
+        .extract(&pdf, "application/pdf")
+        .unwrap();
     assert!(out.skipped.is_empty(), "{:?}", out.skipped);
     let page2: String = out
         .blocks

@@ -10,7 +10,9 @@ const MD: &[u8] = b"# Muon selection\n\nMuons with pT above 20 GeV.\n";
 
 fn good_extraction_works(host: &PluginHost) {
     let x = host.extractor("markdown-extractor").unwrap();
-    let out = x.extract(MD, "text/markdown").expect("a good plugin runs after a bad one");
+    let out = x
+        .extract(MD, "text/markdown")
+        .expect("a good plugin runs after a bad one");
     assert_eq!(out.blocks.len(), 2);
     assert_eq!(out.blocks[1].text, "Muons with pT above 20 GeV.");
 }
@@ -43,28 +45,60 @@ fn adversarial_guests_get_typed_errors_and_the_host_stays_healthy() {
     good_extraction_works(&host);
 
     let started = std::time::Instant::now();
-    let err = host.extractor("loop").unwrap().extract(b"x", "text/plain").unwrap_err();
-    assert!(matches!(&err, PluginError::Timeout { plugin, ms: 1000, .. } if plugin == "loop"), "{err}");
+    let err = host
+        .extractor("loop")
+        .unwrap()
+        .extract(b"x", "text/plain")
+        .unwrap_err();
+    assert!(
+        matches!(&err, PluginError::Timeout { plugin, ms: 1000, .. } if plugin == "loop"),
+        "{err}"
+    );
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
     good_extraction_works(&host);
 
-    let err = host.extractor("grow").unwrap().extract(b"x", "text/plain").unwrap_err();
-    assert!(matches!(&err, PluginError::MemoryLimit { plugin, limit_mb: 40, .. } if plugin == "grow"), "{err}");
+    let err = host
+        .extractor("grow")
+        .unwrap()
+        .extract(b"x", "text/plain")
+        .unwrap_err();
+    assert!(
+        matches!(&err, PluginError::MemoryLimit { plugin, limit_mb: 40, .. } if plugin == "grow"),
+        "{err}"
+    );
     good_extraction_works(&host);
 
-    let err = host.extractor("recurse").unwrap().extract(b"x", "text/plain").unwrap_err();
-    assert!(matches!(&err, PluginError::StackOverflow { plugin, .. } if plugin == "recurse"), "{err}");
+    let err = host
+        .extractor("recurse")
+        .unwrap()
+        .extract(b"x", "text/plain")
+        .unwrap_err();
+    assert!(
+        matches!(&err, PluginError::StackOverflow { plugin, .. } if plugin == "recurse"),
+        "{err}"
+    );
     good_extraction_works(&host);
 
-    let err = host.extractor("oversized").unwrap().extract(b"x", "text/plain").unwrap_err();
+    let err = host
+        .extractor("oversized")
+        .unwrap()
+        .extract(b"x", "text/plain")
+        .unwrap_err();
     assert!(
         matches!(&err, PluginError::OutputTooLarge { plugin, limit: 1048576, bytes, .. } if plugin == "oversized" && *bytes > 16_000_000),
         "{err}"
     );
     good_extraction_works(&host);
 
-    let err = host.extractor("panic").unwrap().extract(b"x", "text/plain").unwrap_err();
-    assert!(matches!(&err, PluginError::Trap { plugin, .. } if plugin == "panic"), "{err}");
+    let err = host
+        .extractor("panic")
+        .unwrap()
+        .extract(b"x", "text/plain")
+        .unwrap_err();
+    assert!(
+        matches!(&err, PluginError::Trap { plugin, .. } if plugin == "panic"),
+        "{err}"
+    );
     assert!(err.to_string().contains("plugin panic"), "{err}");
     good_extraction_works(&host);
 
@@ -150,7 +184,10 @@ fn network_and_files_are_denied_unless_granted() {
 
     // Files: nothing without a grant; escapes refused with one.
     let reader = host.crawler("reader", &RunGrant::default()).unwrap();
-    assert!(matches!(reader.list_documents("a.md"), Err(PluginError::Denied { .. })));
+    assert!(matches!(
+        reader.list_documents("a.md"),
+        Err(PluginError::Denied { .. })
+    ));
     let root = tempfile::tempdir().unwrap();
     std::fs::write(root.path().join("a.md"), "x").unwrap();
     let reader = host
@@ -162,7 +199,10 @@ fn network_and_files_are_denied_unless_granted() {
             },
         )
         .unwrap();
-    assert!(matches!(reader.list_documents("a.md"), Err(PluginError::Failed { .. })));
+    assert!(matches!(
+        reader.list_documents("a.md"),
+        Err(PluginError::Failed { .. })
+    ));
     for escape in ["../etc/passwd", "/etc/passwd", "sub/../../x"] {
         match reader.list_documents(escape) {
             Err(PluginError::Denied { what, .. }) => assert!(what.contains(escape), "{what}"),
@@ -177,7 +217,14 @@ fn modules_are_checked_before_instantiation() {
     let data = tempfile::tempdir().unwrap();
     let pdir = tempfile::tempdir().unwrap();
     let wasm = component_from_wat("panic.wat", "extractor");
-    install(pdir.path(), "future", "extractor", "mitra:plugin@0.2.0", &wasm, "");
+    install(
+        pdir.path(),
+        "future",
+        "extractor",
+        "mitra:plugin@0.2.0",
+        &wasm,
+        "",
+    );
     install(pdir.path(), "pinned", "extractor", API_VERSION, &wasm, "");
     install(pdir.path(), "liar", "crawler", API_VERSION, &wasm, "");
     let mut cfg = plugin_config(data.path(), Some(pdir.path()));
@@ -200,7 +247,10 @@ fn modules_are_checked_before_instantiation() {
         host.crawler("markdown-extractor", &RunGrant::default()),
         Err(PluginError::WrongWorld { .. })
     ));
-    assert!(matches!(host.extractor("nope"), Err(PluginError::NotFound { .. })));
+    assert!(matches!(
+        host.extractor("nope"),
+        Err(PluginError::NotFound { .. })
+    ));
     // The right pin loads.
     let sha = mitra::ingest::sha256_hex(&wasm);
     cfg.plugins.pins.insert("pinned".into(), sha);
@@ -213,7 +263,11 @@ fn builtins_are_listed_with_versions_and_capabilities() {
     let data = tempfile::tempdir().unwrap();
     let cfg = plugin_config(data.path(), None);
     let host = PluginHost::new(&cfg).unwrap();
-    let names: Vec<&str> = host.registry().all().map(|p| p.manifest.name.as_str()).collect();
+    let names: Vec<&str> = host
+        .registry()
+        .all()
+        .map(|p| p.manifest.name.as_str())
+        .collect();
     assert_eq!(
         names,
         vec![
@@ -228,7 +282,10 @@ fn builtins_are_listed_with_versions_and_capabilities() {
         assert_eq!(p.manifest.api, API_VERSION);
         // Every built-in links and instantiates.
         match p.manifest.world {
-            mitra::plugins::World::Crawler => drop(host.crawler(&p.manifest.name, &RunGrant::default()).unwrap()),
+            mitra::plugins::World::Crawler => drop(
+                host.crawler(&p.manifest.name, &RunGrant::default())
+                    .unwrap(),
+            ),
             mitra::plugins::World::Extractor => drop(host.extractor(&p.manifest.name).unwrap()),
         }
     }
@@ -239,8 +296,20 @@ fn builtins_are_listed_with_versions_and_capabilities() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    for needle in ["dir-crawler", "pdf-extractor", "built-in", "mitra:plugin@0.1.0", "http *", "dir (ro)", "ocr"] {
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for needle in [
+        "dir-crawler",
+        "pdf-extractor",
+        "built-in",
+        "mitra:plugin@0.1.0",
+        "http *",
+        "dir (ro)",
+        "ocr",
+    ] {
         assert!(text.contains(needle), "{needle} missing in\n{text}");
     }
 }

@@ -14,7 +14,9 @@ pub fn wit_dir() -> PathBuf {
 
 /// Wraps a hand-written core module (.wat under plugins/testdata) as a component of `world`.
 pub fn component_from_wat(file: &str, world: &str) -> Vec<u8> {
-    let path = super::common::repo_root().join("plugins/testdata").join(file);
+    let path = super::common::repo_root()
+        .join("plugins/testdata")
+        .join(file);
     let mut module = wat::parse_file(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
     let mut resolve = wit_parser::Resolve::default();
     let (pkg, _) = resolve.push_dir(wit_dir()).expect("WIT parses");
@@ -109,7 +111,10 @@ impl TestServer {
                     let req = Seen { path, headers };
                     seen.lock().unwrap().push(req.clone());
                     let (status, hdrs, body) = handler(&req);
-                    let mut out = format!("HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n", body.len());
+                    let mut out = format!(
+                        "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n",
+                        body.len()
+                    );
                     for (k, v) in hdrs {
                         out.push_str(&format!("{k}: {v}\r\n"));
                     }

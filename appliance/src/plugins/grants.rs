@@ -117,12 +117,17 @@ pub struct RunGrant {
 /// Computes a plugin's effective capabilities.
 pub fn effective(manifest: &Manifest, cfg: &Config, run: &RunGrant) -> Result<Effective, String> {
     let req = &manifest.capabilities;
-    let grant = cfg.plugins.grants.get(&manifest.name).cloned().unwrap_or_default();
+    let grant = cfg
+        .plugins
+        .grants
+        .get(&manifest.name)
+        .cloned()
+        .unwrap_or_default();
     let mut granted_origins: BTreeSet<Origin> = BTreeSet::new();
     for o in &grant.http {
-        granted_origins.insert(Origin::parse(o).map_err(|e| {
-            format!("plugins.grants.{}.http: {e}", manifest.name)
-        })?);
+        granted_origins.insert(
+            Origin::parse(o).map_err(|e| format!("plugins.grants.{}.http: {e}", manifest.name))?,
+        );
     }
     granted_origins.extend(run.http.iter().cloned());
     let wildcard = req.http.iter().any(|o| o == "*");
@@ -200,7 +205,14 @@ mod tests {
 
     #[test]
     fn names_may_not_resolve_to_local_addresses() {
-        for a in ["127.0.0.1", "169.254.169.254", "0.0.0.0", "::1", "fe80::1", "::ffff:127.0.0.1"] {
+        for a in [
+            "127.0.0.1",
+            "169.254.169.254",
+            "0.0.0.0",
+            "::1",
+            "fe80::1",
+            "::ffff:127.0.0.1",
+        ] {
             assert!(forbidden_for_names(a.parse().unwrap()), "{a}");
         }
         for a in ["10.1.2.3", "188.184.1.1", "2001:db8::1"] {

@@ -75,7 +75,11 @@ const RESERVED: [&str; 8] = [
 
 impl HttpCtx {
     /// A context for one plugin's effective capabilities and resolved secrets.
-    pub fn new(caps: Effective, secrets: HashMap<String, SecretValue>, limits: Arc<Limits>) -> Self {
+    pub fn new(
+        caps: Effective,
+        secrets: HashMap<String, SecretValue>,
+        limits: Arc<Limits>,
+    ) -> Self {
         HttpCtx {
             caps,
             secrets,
@@ -110,7 +114,11 @@ impl HttpCtx {
             if !self.caps.http.contains(&origin) {
                 return Err(HttpError::Denied(format!(
                     "{} {url}: origin {origin} is not granted",
-                    if hops == 0 { "request to" } else { "redirect to" }
+                    if hops == 0 {
+                        "request to"
+                    } else {
+                        "redirect to"
+                    }
                 )));
             }
             let mut headers = base_headers.clone();
@@ -227,9 +235,8 @@ fn start_worker() -> Result<tokio::sync::mpsc::UnboundedSender<(Job, Reply)>, St
                     Ok(c) => c,
                     Err(e) => {
                         while let Some((_, reply)) = rx.recv().await {
-                            let _ = reply.send(Err(HttpError::Transport(format!(
-                                "HTTP client: {e}"
-                            ))));
+                            let _ =
+                                reply.send(Err(HttpError::Transport(format!("HTTP client: {e}"))));
                         }
                         return;
                     }
@@ -261,7 +268,12 @@ async fn perform(client: &reqwest::Client, job: Job) -> Result<RawResponse, Http
         .headers()
         .iter()
         .filter(|(k, _)| k.as_str() != "set-cookie")
-        .map(|(k, v)| (k.as_str().to_string(), String::from_utf8_lossy(v.as_bytes()).into()))
+        .map(|(k, v)| {
+            (
+                k.as_str().to_string(),
+                String::from_utf8_lossy(v.as_bytes()).into(),
+            )
+        })
         .collect();
     if resp.content_length().is_some_and(|n| n > job.max_body) {
         return Err(HttpError::TooLarge(job.max_body));
@@ -321,9 +333,8 @@ impl reqwest::dns::Resolve for CheckedResolver {
     fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
         let host = name.as_str().to_string();
         Box::pin(async move {
-            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await?
-                .collect();
+            let addrs: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             let allowed: Vec<SocketAddr> = addrs
                 .iter()
                 .copied()

@@ -113,7 +113,11 @@ pub fn run_tesseract(
     let err = err_reader.join().unwrap_or_default();
     if !status.success() {
         let msg = String::from_utf8_lossy(&err);
-        let last = msg.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let last = msg
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
         if last.contains("Failed loading language") || last.contains("Error opening data file") {
             return Err(OcrError::Unavailable(format!(
                 "tesseract has no language data for {lang}: {last}"

@@ -78,7 +78,9 @@ impl Registry {
                             .map_err(|e| format!("{label}: {e}"))
                     });
                 match loaded {
-                    Ok((m, w)) => reg.add(cfg, &label, &m, w, PluginSource::File(wasm_path.clone())),
+                    Ok((m, w)) => {
+                        reg.add(cfg, &label, &m, w, PluginSource::File(wasm_path.clone()))
+                    }
                     Err(message) => {
                         reg.refused.insert(
                             label.clone(),
@@ -94,7 +96,14 @@ impl Registry {
         Ok(reg)
     }
 
-    fn add(&mut self, cfg: &Config, label: &str, manifest: &str, wasm: Vec<u8>, source: PluginSource) {
+    fn add(
+        &mut self,
+        cfg: &Config,
+        label: &str,
+        manifest: &str,
+        wasm: Vec<u8>,
+        source: PluginSource,
+    ) {
         let sha256 = crate::ingest::sha256_hex(&wasm);
         let checked = Manifest::parse(manifest, label).and_then(|m| {
             if let Some(pin) = cfg.plugins.pins.get(&m.name) {
@@ -129,9 +138,8 @@ impl Registry {
             Err(e) => {
                 tracing::warn!("plugin refused: {e}");
                 let key = match &e {
-                    PluginError::HashMismatch { plugin, .. } | PluginError::ApiVersion { plugin, .. } => {
-                        plugin.clone()
-                    }
+                    PluginError::HashMismatch { plugin, .. }
+                    | PluginError::ApiVersion { plugin, .. } => plugin.clone(),
                     _ => label.to_string(),
                 };
                 self.refused.insert(key, e);

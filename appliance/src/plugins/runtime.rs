@@ -98,16 +98,14 @@ fn shared() -> Result<&'static Shared, String> {
             let link = |r: wasmtime::Result<()>| r.map_err(|e| format!("linker: {e}"));
             link(wasmtime_wasi::p2::add_to_linker_sync(&mut crawler_linker))?;
             link(wasmtime_wasi::p2::add_to_linker_sync(&mut extractor_linker))?;
-            link(crawler::Crawler::add_to_linker::<HostState, HasSelf<HostState>>(
-                &mut crawler_linker,
-                |s| s,
-            ))?;
-            link(
-                extractor::Extractor::add_to_linker::<HostState, HasSelf<HostState>>(
-                    &mut extractor_linker,
-                    |s| s,
-                ),
-            )?;
+            link(crawler::Crawler::add_to_linker::<
+                HostState,
+                HasSelf<HostState>,
+            >(&mut crawler_linker, |s| s))?;
+            link(extractor::Extractor::add_to_linker::<
+                HostState,
+                HasSelf<HostState>,
+            >(&mut extractor_linker, |s| s))?;
             Ok(Shared {
                 engine,
                 crawler_linker,
@@ -250,9 +248,9 @@ impl PluginHost {
             .unwrap_or("")
             .trim()
             .to_ascii_lowercase();
-        self.registry.all().find(|p| {
-            p.manifest.world == World::Extractor && p.manifest.media_types.iter().any(|m| *m == mt)
-        })
+        self.registry
+            .all()
+            .find(|p| p.manifest.world == World::Extractor && p.manifest.media_types.contains(&mt))
     }
 
     fn instance(
@@ -269,12 +267,11 @@ impl PluginHost {
                 wanted: world.to_string(),
             });
         }
-        let caps = effective(&info.manifest, &self.cfg, run).map_err(|message| {
-            PluginError::Manifest {
+        let caps =
+            effective(&info.manifest, &self.cfg, run).map_err(|message| PluginError::Manifest {
                 plugin: name.into(),
                 message,
-            }
-        })?;
+            })?;
         let mut secrets = HashMap::new();
         for s in &caps.secrets {
             let sc = &self.cfg.secrets[s];

@@ -46,11 +46,11 @@ impl Crawl for DirCrawler {
                     if out.len() >= MAX_DOCS {
                         return Err(format!("more than {MAX_DOCS} documents under {dir}"));
                     }
-                    let title = name.rsplit_once('.').map(|(s, _)| s).unwrap_or(name);
+                    // The title is left to the extractor (first heading), as files carry none.
                     out.push(DocumentRef {
                         id: e.path.clone(),
                         uri: e.path.clone(),
-                        title: title.to_string(),
+                        title: String::new(),
                         modified_ms: Some(e.modified_ms),
                         media_type: Some(mt.to_string()),
                         metadata: vec![("bytes".into(), e.size.to_string())],

@@ -37,7 +37,7 @@ fn class_has(t: &Token, words: &[&str]) -> bool {
     let id = t.attr("id").unwrap_or("").to_ascii_lowercase();
     c.split_whitespace()
         .chain(id.split_whitespace())
-        .any(|w| words.iter().any(|x| w == *x))
+        .any(|w| words.contains(&w))
 }
 
 struct State {
@@ -90,8 +90,10 @@ pub fn html_blocks(html: &str) -> Vec<Block> {
                 name, self_closing, ..
             } => {
                 let name = name.as_str();
-                if matches!(name, "script" | "style" | "noscript" | "template" | "svg" | "head")
-                    && !self_closing
+                if matches!(
+                    name,
+                    "script" | "style" | "noscript" | "template" | "svg" | "head"
+                ) && !self_closing
                 {
                     s.skip += 1;
                     continue;
@@ -101,11 +103,9 @@ pub fn html_blocks(html: &str) -> Vec<Block> {
                 }
                 if let Some((rows, cells, cell)) = s.table.as_mut() {
                     match name {
-                        "tr" => {
-                            if !cells.is_empty() {
-                                rows.push(cells.join("\t"));
-                                cells.clear();
-                            }
+                        "tr" if !cells.is_empty() => {
+                            rows.push(cells.join("\t"));
+                            cells.clear();
                         }
                         "td" | "th" => {
                             cell.clear();
@@ -113,9 +113,6 @@ pub fn html_blocks(html: &str) -> Vec<Block> {
                         "caption" => {}
                         "br" => cell.push(' '),
                         _ => {}
-                    }
-                    if name == "table" {
-                        // Nested table: flatten into the outer one.
                     }
                     continue;
                 }
@@ -158,7 +155,10 @@ pub fn html_blocks(html: &str) -> Vec<Block> {
             }
             Token::End(name) => {
                 let name = name.as_str();
-                if matches!(name, "script" | "style" | "noscript" | "template" | "svg" | "head") {
+                if matches!(
+                    name,
+                    "script" | "style" | "noscript" | "template" | "svg" | "head"
+                ) {
                     s.skip = s.skip.saturating_sub(1);
                     continue;
                 }
@@ -171,11 +171,9 @@ pub fn html_blocks(html: &str) -> Vec<Block> {
                             cells.push(squash_ws(cell));
                             cell.clear();
                         }
-                        "tr" => {
-                            if !cells.is_empty() {
-                                rows.push(cells.join("\t"));
-                                cells.clear();
-                            }
+                        "tr" if !cells.is_empty() => {
+                            rows.push(cells.join("\t"));
+                            cells.clear();
                         }
                         "table" => {
                             if !cells.is_empty() {

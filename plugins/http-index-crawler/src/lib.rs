@@ -69,7 +69,12 @@ pub fn document_links(base: &str, html: &str, extensions: &[String]) -> Vec<(Str
 
 fn media_type_of(url: &str, header: Option<&str>) -> String {
     if let Some(h) = header {
-        let t = h.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        let t = h
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
         if !t.is_empty() && t != "application/octet-stream" {
             return t;
         }

@@ -74,7 +74,11 @@ pub fn markdown_blocks(text: &str) -> Vec<Block> {
         if let Some(m) = math.as_mut() {
             if let Some(rest) = t.strip_suffix("$$") {
                 m.push(rest);
-                out.push(block(BlockKind::Equation, None, m.join(" ").trim().to_string()));
+                out.push(block(
+                    BlockKind::Equation,
+                    None,
+                    m.join(" ").trim().to_string(),
+                ));
                 math = None;
             } else {
                 m.push(t);
@@ -153,7 +157,11 @@ pub fn markdown_blocks(text: &str) -> Vec<Block> {
         }
     }
     if let Some(m) = math {
-        out.push(block(BlockKind::Equation, None, m.join(" ").trim().to_string()));
+        out.push(block(
+            BlockKind::Equation,
+            None,
+            m.join(" ").trim().to_string(),
+        ));
     }
     flush_table(&mut table, &mut out);
     flush_para(&mut para, &mut out);

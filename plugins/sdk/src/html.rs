@@ -353,20 +353,25 @@ mod tests {
 
     #[test]
     fn tokenizes_tags_attributes_and_entities() {
-        let t = tokenize(r#"<p class=a>x &amp; y &#x3B1;<a href="/d/1.pdf?x=1&amp;y=2">One</a><br/><!-- c --><script>if (a<b) {}</script>"#);
+        let t = tokenize(
+            r#"<p class=a>x &amp; y &#x3B1;<a href="/d/1.pdf?x=1&amp;y=2">One</a><br/><!-- c --><script>if (a<b) {}</script>"#,
+        );
         assert_eq!(t[1], Token::Text("x & y α".into()));
         assert_eq!(t[2].attr("href"), Some("/d/1.pdf?x=1&y=2"));
         assert!(matches!(&t[5], Token::Start { name, self_closing: true, .. } if name == "br"));
         assert_eq!(t[7], Token::Text("if (a<b) {}".into()));
         assert_eq!(t[8], Token::End("script".into()));
-        assert!(tokenize("<<<>>><a <").len() > 0);
+        assert!(!tokenize("<<<>>><a <").is_empty());
     }
 
     #[test]
     fn resolves_urls() {
         let b = "http://h:8080/list/index.html?p=2";
         assert_eq!(resolve_url(b, "a.pdf").unwrap(), "http://h:8080/list/a.pdf");
-        assert_eq!(resolve_url(b, "../x/b.pdf#f").unwrap(), "http://h:8080/x/b.pdf");
+        assert_eq!(
+            resolve_url(b, "../x/b.pdf#f").unwrap(),
+            "http://h:8080/x/b.pdf"
+        );
         assert_eq!(resolve_url(b, "/c.pdf").unwrap(), "http://h:8080/c.pdf");
         assert_eq!(resolve_url(b, "//o/d").unwrap(), "http://o/d");
         assert_eq!(resolve_url(b, "https://e/f").unwrap(), "https://e/f");

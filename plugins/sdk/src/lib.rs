@@ -74,5 +74,8 @@ pub fn source_settings(source: &str) -> Result<serde_json::Value, String> {
 
 /// A string field of the source settings, if present.
 pub fn source_str(settings: &serde_json::Value, key: &str) -> Option<String> {
-    settings.get(key).and_then(|v| v.as_str()).map(str::to_string)
+    settings
+        .get(key)
+        .and_then(|v| v.as_str())
+        .map(str::to_string)
 }
