@@ -12,8 +12,19 @@ fn main() {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let plugins = manifest_dir.join("../plugins");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    for p in ["wit", "sdk", "Cargo.toml", "Cargo.lock"] {
+    for p in ["wit", "Cargo.toml", "Cargo.lock"] {
         println!("cargo:rerun-if-changed={}", plugins.join(p).display());
+    }
+    // Every crate of the plugins workspace (plugins, the SDK, shared PDF code).
+    for e in std::fs::read_dir(&plugins)
+        .expect("plugins/ exists")
+        .flatten()
+    {
+        if e.path().join("Cargo.toml").exists() {
+            for f in ["Cargo.toml", "src"] {
+                println!("cargo:rerun-if-changed={}", e.path().join(f).display());
+            }
+        }
     }
     println!("cargo:rerun-if-env-changed=MITRA_PLUGINS_TARGET_DIR");
 

@@ -129,19 +129,24 @@ fn tail_overlap(s: &str, n: usize) -> &str {
     }
 }
 
+/// A section heading cut to a quarter of the chunk size, and the prefix it puts before chunk text.
+fn heading_prefix(heading: &Option<String>, cfg: &ChunkingConfig) -> (Option<String>, String) {
+    let heading = heading
+        .as_ref()
+        .map(|h| h[..floor_boundary(h, cfg.max_chars / 4)].to_string());
+    let prefix = heading
+        .as_ref()
+        .map(|h| format!("{h}\n\n"))
+        .unwrap_or_default();
+    (heading, prefix)
+}
+
 /// Chunks a document: paragraphs are packed up to `max_chars` (bytes of UTF-8), never across a
 /// section boundary; consecutive chunks of one section overlap by about `overlap_chars`.
 pub fn chunk(text: &str, cfg: &ChunkingConfig) -> Vec<ChunkText> {
     let mut out = Vec::new();
     for sec in sections(text) {
-        let heading = sec
-            .heading
-            .as_ref()
-            .map(|h| h[..floor_boundary(h, cfg.max_chars / 4)].to_string());
-        let prefix = heading
-            .as_ref()
-            .map(|h| format!("{h}\n\n"))
-            .unwrap_or_default();
+        let (heading, prefix) = heading_prefix(&sec.heading, cfg);
         let budget = cfg.max_chars - prefix.len();
         let overlap = cfg.overlap_chars.min(budget / 2);
         let mut pieces = Vec::new();
@@ -242,13 +247,7 @@ fn pack(
     if paragraphs.is_empty() {
         return;
     }
-    let heading = heading
-        .as_ref()
-        .map(|h| h[..floor_boundary(h, cfg.max_chars / 4)].to_string());
-    let prefix = heading
-        .as_ref()
-        .map(|h| format!("{h}\n\n"))
-        .unwrap_or_default();
+    let (heading, prefix) = heading_prefix(heading, cfg);
     let budget = cfg.max_chars - prefix.len();
     let overlap = if kind == "table" {
         0

@@ -447,7 +447,27 @@ impl Config {
         if p.memory_mb == 0 || p.timeout_ms == 0 || p.max_output_mb == 0 || p.max_response_mb == 0 {
             return bad("plugins.memory_mb, timeout_ms, max_output_mb and max_response_mb must be at least 1");
         }
+        let origin = |what: String, o: &str| {
+            crate::plugins::Origin::parse(o)
+                .map(|_| ())
+                .map_err(|e| AppError::Config(format!("{what}: {e}")))
+        };
+        for (name, g) in &p.grants {
+            for o in &g.http {
+                origin(format!("plugins.grants.{name}.http"), o)?;
+            }
+            for s in &g.secrets {
+                if !self.secrets.contains_key(s) {
+                    return Err(AppError::Config(format!(
+                        "plugins.grants.{name}.secrets names {s}, which has no [secrets.{s}]"
+                    )));
+                }
+            }
+        }
         for (name, secret) in &self.secrets {
+            for o in &secret.origins {
+                origin(format!("secrets.{name}.origins"), o)?;
+            }
             if secret.header.trim().is_empty() {
                 return Err(AppError::Config(format!(
                     "secrets.{name}.header is required"
@@ -494,7 +514,12 @@ fn apply_env(table: &mut toml::Table, key: &str, raw: &str) -> Result<(), AppErr
     let Some(rest) = key.strip_prefix("MITRA_") else {
         return Ok(());
     };
-    if key == "MITRA_CONFIG" || key == "MITRA_LOG" || key.starts_with("MITRA_TEST") {
+    // MITRA_SECRET_* hold secret values named by `[secrets.NAME] value_env`.
+    if key == "MITRA_CONFIG"
+        || key == "MITRA_LOG"
+        || key.starts_with("MITRA_TEST")
+        || key.starts_with("MITRA_SECRET_")
+    {
         return Ok(());
     }
     let path: Vec<String> = if let Some((_, p)) = SHORTCUTS.iter().find(|(k, _)| *k == key) {
@@ -583,6 +608,31 @@ mod tests {
     #[test]
     fn rejects_bad_values_and_unknown_keys() {
         assert!(Config::load_with_env(None, &env(&[("MITRA_BM25_B", "2")])).is_err());
+        assert!(Config::load_with_env(None, &env(&[("MITRA_SECRET_CDS", "x")])).is_ok());
+        assert!(
+            Config::load_with_env(None, &env(&[("MITRA_PLUGINS_TIMEOUT_MS", "5000")]))
+                .unwrap()
+                .plugins
+                .timeout_ms
+                == 5000
+        );
+        let dir = std::env::temp_dir().join(format!("mitra-cfg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("grants.toml");
+        std::fs::write(&f, "[plugins.grants.x]\nhttp = [\"cds.cern.ch\"]\n").unwrap();
+        assert!(
+            Config::load_with_env(Some(&f), &[]).is_err(),
+            "an origin needs a scheme"
+        );
+        std::fs::write(&f, "[plugins.grants.x]\nsecrets = [\"nope\"]\n").unwrap();
+        assert!(
+            Config::load_with_env(Some(&f), &[]).is_err(),
+            "unknown secret"
+        );
+        std::fs::write(&f, "[secrets.s]\nheader = \"Cookie\"\nvalue_env = \"MITRA_SECRET_S\"\n[plugins.grants.x]\nhttp = [\"https://cds.cern.ch\"]\nsecrets = [\"s\"]\n[[sources]]\nname = \"cds\"\ncrawler = \"http-index-crawler\"\nlocation = \"https://cds.cern.ch/list\"\nsettings = { secret = \"s\" }\n").unwrap();
+        let cfg = Config::load_with_env(Some(&f), &[]).unwrap();
+        assert_eq!(cfg.sources[0].settings["secret"].as_str(), Some("s"));
+        std::fs::remove_dir_all(&dir).unwrap();
         assert!(Config::load_with_env(None, &env(&[("MITRA_NOPE", "1")])).is_err());
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("m.toml");

@@ -191,11 +191,18 @@ pub async fn ingest_source(
                     let name = info.manifest.name.clone();
                     match extractors.get(&name) {
                         Some(x) => x.clone(),
-                        None => {
-                            let x = Arc::new(host.extractor(&name)?);
-                            extractors.insert(name, x.clone());
-                            x
-                        }
+                        None => match host.extractor(&name) {
+                            Ok(x) => {
+                                let x = Arc::new(x);
+                                extractors.insert(name, x.clone());
+                                x
+                            }
+                            Err(e) => {
+                                errors.push(format!("{doc_id}: {e}"));
+                                ing.fail(&doc_id, e);
+                                continue;
+                            }
+                        },
                     }
                 }
                 None => {

@@ -520,27 +520,14 @@ impl Store {
         &self.runs
     }
 
-    /// Latest committed version and content hash of every document.
+    /// Latest committed version and content hash of every document ("" for a tombstone).
     pub async fn live_documents(&self) -> Result<HashMap<String, (i32, String)>> {
-        let mut out: HashMap<String, (i32, String)> = HashMap::new();
-        let mut scan = self.documents.scan();
-        scan.project(&["doc_id", "version", "content_sha256"])?;
-        let mut stream = scan.try_into_stream().await?;
-        while let Some(batch) = stream.try_next().await? {
-            let ids = str_col(&batch, 0);
-            let vers = i32_col(&batch, 1);
-            let shas = str_col(&batch, 2);
-            for i in 0..batch.num_rows() {
-                let v = vers.value(i);
-                let e = out
-                    .entry(ids.value(i).to_string())
-                    .or_insert((0, String::new()));
-                if v > e.0 {
-                    *e = (v, shas.value(i).to_string());
-                }
-            }
-        }
-        Ok(out)
+        Ok(self
+            .live_document_rows()
+            .await?
+            .into_iter()
+            .map(|(id, d)| (id, (d.version, d.sha256)))
+            .collect())
     }
 
     /// Deletes chunks that belong to no committed document or to a superseded version.

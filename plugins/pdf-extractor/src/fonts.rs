@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use pdf_common::{std14_width, Std14 as Family};
+
 use crate::document::Document;
 use crate::encodings::{self, Base};
 use crate::objects::{Dict, Lexer, Obj, Tok};
@@ -142,89 +144,35 @@ impl CMap {
     }
 }
 
-/// Standard-14 metric families (approximations for fonts without `/Widths`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Family {
-    Helvetica,
-    HelveticaBold,
-    Times,
-    TimesBold,
-    Courier,
+/// The standard-14 family whose metrics approximate a font without `/Widths`.
+fn family_of(name: &str, bold: bool) -> Family {
+    let n = name.to_ascii_lowercase();
+    if n.contains("courier") || n.contains("mono") {
+        Family::Courier
+    } else if n.contains("times")
+        || n.contains("roman")
+        || n.contains("serif") && !n.contains("sans")
+    {
+        if bold {
+            Family::TimesBold
+        } else {
+            Family::Times
+        }
+    } else if bold {
+        Family::HelveticaBold
+    } else {
+        Family::Helvetica
+    }
 }
 
-const HELVETICA: [u16; 95] = [
-    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556,
-    556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667,
-    611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667,
-    667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500,
-    222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
-];
-const HELVETICA_BOLD: [u16; 95] = [
-    278, 333, 474, 556, 556, 889, 722, 238, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556,
-    556, 556, 556, 556, 556, 556, 556, 333, 333, 584, 584, 584, 611, 975, 722, 722, 722, 722, 667,
-    611, 778, 722, 278, 556, 722, 611, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667,
-    667, 611, 333, 278, 333, 584, 556, 333, 556, 611, 556, 611, 556, 333, 611, 611, 278, 278, 556,
-    278, 889, 611, 611, 611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500, 389, 280, 389, 584,
-];
-const TIMES: [u16; 95] = [
-    250, 333, 408, 500, 500, 833, 778, 180, 333, 333, 500, 564, 250, 333, 250, 278, 500, 500, 500,
-    500, 500, 500, 500, 500, 500, 500, 278, 278, 564, 564, 564, 444, 921, 722, 667, 667, 722, 611,
-    556, 722, 722, 333, 389, 722, 611, 889, 722, 722, 556, 722, 667, 556, 611, 722, 722, 944, 722,
-    722, 611, 333, 278, 333, 469, 500, 333, 444, 500, 444, 500, 444, 333, 500, 500, 278, 278, 500,
-    278, 778, 500, 500, 500, 500, 333, 389, 278, 500, 500, 722, 500, 500, 444, 480, 200, 480, 541,
-];
-const TIMES_BOLD: [u16; 95] = [
-    250, 333, 555, 500, 500, 1000, 833, 278, 333, 333, 500, 570, 250, 333, 250, 278, 500, 500, 500,
-    500, 500, 500, 500, 500, 500, 500, 333, 333, 570, 570, 570, 500, 930, 722, 667, 722, 722, 667,
-    611, 778, 778, 389, 500, 778, 667, 944, 722, 778, 611, 778, 722, 556, 667, 722, 722, 1000, 722,
-    722, 667, 333, 278, 333, 581, 500, 333, 500, 556, 444, 556, 444, 333, 500, 556, 278, 333, 556,
-    278, 833, 556, 500, 556, 556, 444, 389, 333, 556, 500, 722, 500, 500, 444, 394, 220, 394, 520,
-];
-
-impl Family {
-    fn of(name: &str, bold: bool) -> Family {
-        let n = name.to_ascii_lowercase();
-        if n.contains("courier") || n.contains("mono") {
-            Family::Courier
-        } else if n.contains("times")
-            || n.contains("roman")
-            || n.contains("serif") && !n.contains("sans")
-        {
-            if bold {
-                Family::TimesBold
-            } else {
-                Family::Times
-            }
-        } else if bold {
-            Family::HelveticaBold
-        } else {
-            Family::Helvetica
-        }
+/// Width of `text` in 1/1000 em under a family's metrics (a space's width for empty text).
+fn family_width(family: Family, text: &str) -> f64 {
+    if text.is_empty() {
+        return f64::from(std14_width(family, ' '));
     }
-
-    fn width(self, text: &str) -> f64 {
-        let table = match self {
-            Family::Courier => return 600.0,
-            Family::Helvetica => &HELVETICA,
-            Family::HelveticaBold => &HELVETICA_BOLD,
-            Family::Times => &TIMES,
-            Family::TimesBold => &TIMES_BOLD,
-        };
-        let mut w = 0.0;
-        for c in text.chars() {
-            let code = c as u32;
-            w += f64::from(if (32..=126).contains(&code) {
-                table[(code - 32) as usize]
-            } else {
-                table[usize::from(b'o' - 32)]
-            });
-        }
-        if text.is_empty() {
-            f64::from(table[0])
-        } else {
-            w
-        }
-    }
+    text.chars()
+        .map(|c| f64::from(std14_width(family, c)))
+        .sum()
 }
 
 /// One decoded glyph.
@@ -414,7 +362,7 @@ impl Font {
                 .and_then(|o| doc.resolve(o).as_f64())
         });
         if font.widths.is_empty() {
-            font.family = Some(Family::of(&name, font.bold));
+            font.family = Some(family_of(&name, font.bold));
         } else {
             font.family = None;
             font.default_width = missing.unwrap_or_else(|| {
@@ -440,7 +388,7 @@ impl Font {
                     .unwrap_or_default();
                 let w = match (self.widths.get(&code), self.family) {
                     (Some(w), _) => *w,
-                    (None, Some(f)) => f.width(&text),
+                    (None, Some(f)) => family_width(f, &text),
                     (None, None) => self.default_width,
                 };
                 out.push(Glyph {

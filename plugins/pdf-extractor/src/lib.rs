@@ -48,28 +48,7 @@ impl Default for Limits {
     }
 }
 
-/// What a block is (mirrors the WIT `block-kind`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// A title or section heading.
-    Heading,
-    /// Body text.
-    Body,
-    /// A figure or table caption.
-    Caption,
-    /// A table: rows separated by `\n`, cells by `\t`.
-    Table,
-    /// A page number.
-    PageNumber,
-    /// A running header.
-    Header,
-    /// A running footer.
-    Footer,
-    /// A footnote.
-    Footnote,
-    /// A displayed equation.
-    Equation,
-}
+pub use pdf_common::Kind;
 
 /// One block in reading order.
 #[derive(Clone, Debug, PartialEq)]

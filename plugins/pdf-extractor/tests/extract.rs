@@ -7,20 +7,6 @@ use pdf_extractor::ocr::{NoOcr, Ocr, OcrError};
 use pdf_extractor::{extract, Block, Kind, Output};
 use pdfgen::ExpectedBlock;
 
-fn kind(k: pdfgen::Kind) -> Kind {
-    match k {
-        pdfgen::Kind::Heading => Kind::Heading,
-        pdfgen::Kind::Body => Kind::Body,
-        pdfgen::Kind::Caption => Kind::Caption,
-        pdfgen::Kind::Table => Kind::Table,
-        pdfgen::Kind::PageNumber => Kind::PageNumber,
-        pdfgen::Kind::Header => Kind::Header,
-        pdfgen::Kind::Footer => Kind::Footer,
-        pdfgen::Kind::Footnote => Kind::Footnote,
-        pdfgen::Kind::Equation => Kind::Equation,
-    }
-}
-
 fn dump(blocks: &[Block]) -> String {
     blocks
         .iter()
@@ -36,7 +22,7 @@ fn check(out: &Output, exp: &[ExpectedBlock]) {
     for e in exp {
         let found = out.blocks[pos..]
             .iter()
-            .position(|b| b.kind == kind(e.kind) && b.page == e.page && b.text.contains(&e.text));
+            .position(|b| b.kind == e.kind && b.page == e.page && b.text.contains(&e.text));
         match found {
             Some(p) => pos += p + 1,
             None => panic!(
@@ -57,7 +43,7 @@ fn check(out: &Output, exp: &[ExpectedBlock]) {
     let want: Vec<(Kind, u32)> = exp
         .iter()
         .filter(|e| e.kind != pdfgen::Kind::Body)
-        .map(|e| (kind(e.kind), e.page))
+        .map(|e| (e.kind, e.page))
         .collect();
     assert_eq!(got, want, "non-body blocks differ:\n{}", dump(&out.blocks));
 }

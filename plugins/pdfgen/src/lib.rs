@@ -825,28 +825,8 @@ impl Writer {
     }
 }
 
-/// What kind of block the ground truth expects (mirrors the WIT `block-kind`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// A section heading or title.
-    Heading,
-    /// Body text.
-    Body,
-    /// A figure or table caption.
-    Caption,
-    /// A table (rows separated by `\n`, cells by `\t`).
-    Table,
-    /// A page number in the top or bottom margin.
-    PageNumber,
-    /// A running header.
-    Header,
-    /// A running footer.
-    Footer,
-    /// A footnote.
-    Footnote,
-    /// A displayed equation.
-    Equation,
-}
+/// What kind of block the ground truth expects (the extractor's own vocabulary).
+pub use pdf_common::Kind;
 
 /// One expected block, in reading order.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,279 @@
+//! Block classification: paragraphs as headings, captions, tables, footnotes, equations or body.
+
+use super::segments::{count_chars, OLine, Seg};
+use super::{join_line, LBlock};
+use crate::Kind;
+
+/// Whether `t` starts like a caption: "Figure 3:", "Fig. 2.", "Table 1:", "Tab. 4.".
+pub fn is_caption_start(t: &str) -> bool {
+    let t = t.trim_start();
+    for p in [
+        "Figure", "FIGURE", "Fig.", "FIG.", "Fig", "Table", "TABLE", "Tab.",
+    ] {
+        let Some(rest) = t.strip_prefix(p) else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let mut chars = rest.chars().peekable();
+        if chars.peek().is_some_and(|c| c.is_ascii_uppercase()) {
+            chars.next(); // appendix tables: "Table A1:"
+        }
+        let mut digits = 0;
+        while chars
+            .peek()
+            .is_some_and(|c| c.is_ascii_digit() || *c == '.')
+        {
+            if chars.peek().is_some_and(char::is_ascii_digit) {
+                digits += 1;
+            }
+            let c = chars.next();
+            if c == Some('.') && !chars.peek().is_some_and(char::is_ascii_digit) {
+                // "Fig. 2." — the dot ends the number.
+                return digits > 0;
+            }
+        }
+        if digits == 0 {
+            continue;
+        }
+        if chars.peek().is_some_and(|c| c.is_ascii_lowercase()) {
+            chars.next(); // "Figure 2a:"
+        }
+        if matches!(chars.next(), Some(':') | Some('.')) {
+            return true;
+        }
+    }
+    false
+}
+
+pub(super) fn eq_number(t: &str) -> bool {
+    let t = t.trim();
+    let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) else {
+        return false;
+    };
+    let inner = inner.trim();
+    let digits = inner.chars().take_while(char::is_ascii_digit).count();
+    digits > 0
+        && digits <= 4
+        && inner[digits..]
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c == '.' || c.is_ascii_digit())
+        && inner.len() - digits <= 2
+}
+
+const MATH: &[char] = &[
+    '=', '<', '>', '≤', '≥', '≈', '∑', '∫', '√', '±', '×', '^', '_', '∝', '→', '≡', '∂', '∈',
+];
+
+fn is_equation(l: &OLine, segs: &[Seg]) -> bool {
+    if is_caption_start(&l.text) {
+        return false;
+    }
+    let (main, numbered): (&[usize], bool) = match l.segs.split_last() {
+        Some((last, rest)) if !rest.is_empty() && eq_number(&segs[*last].text) => (rest, true),
+        _ => (&l.segs[..], false),
+    };
+    let text: String = main
+        .iter()
+        .map(|&i| segs[i].text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (mut text_main, mut numbered) = (text.as_str(), numbered);
+    if !numbered {
+        // "(3)" at the end of the same segment.
+        if let Some(p) = text.rfind(" (") {
+            if eq_number(&text[p + 1..]) {
+                text_main = text[..p].trim_end();
+                numbered = true;
+            }
+        }
+    }
+    let mx0 = main
+        .iter()
+        .map(|&i| segs[i].x0)
+        .fold(f64::INFINITY, f64::min);
+    let mx1 = main
+        .iter()
+        .map(|&i| segs[i].x1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let rw = (l.rx1 - l.rx0).max(1.0);
+    let centered = ((mx0 + mx1) / 2.0 - (l.rx0 + l.rx1) / 2.0).abs() <= 0.12 * rw
+        && (mx1 - mx0) <= 0.8 * rw
+        && mx0 > l.rx0 + 0.05 * rw;
+    let math = text_main.contains(MATH) || text_main.contains("sqrt");
+    let prose_words = text_main
+        .split_whitespace()
+        .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 4)
+        .count();
+    if prose_words >= 8 || text_main.is_empty() {
+        return false;
+    }
+    (numbered && (math || centered))
+        || (centered && math && !text_main.ends_with('.') && text_main.chars().count() <= 120)
+}
+
+struct PBlock {
+    kind: Kind,
+    text: String,
+    size: f64,
+    region: usize,
+    top: f64,
+    marker: bool,
+}
+
+fn starts_with_marker(t: &str) -> bool {
+    t.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_digit() || "*†‡§¶#∗⋆".contains(c))
+}
+
+pub(super) struct Stats {
+    pub(super) body_size: f64,
+    pub(super) body_bold: bool,
+    pub(super) pitch: f64,
+}
+
+pub(super) fn blocks_of_page(
+    lines: &[OLine],
+    segs: &[Seg],
+    st: &Stats,
+    bbox: &[f64; 4],
+) -> Vec<LBlock> {
+    let mut out: Vec<PBlock> = Vec::new();
+    let n = lines.len();
+    let eq: Vec<bool> = lines.iter().map(|l| is_equation(l, segs)).collect();
+    let multi = |i: usize| lines[i].segs.len() >= 2 && !eq[i];
+    let close = |a: &OLine, b: &OLine, f: f64| {
+        let dy = a.y - b.y;
+        dy > 0.0 && dy <= st.pitch * (a.size.max(b.size) / st.body_size) * f + 0.5
+    };
+    let table_at =
+        |i: usize| multi(i) && i + 1 < n && multi(i + 1) && close(&lines[i], &lines[i + 1], 2.5);
+    let mut i = 0;
+    while i < n {
+        let l = &lines[i];
+        if eq[i] {
+            let mut text = String::new();
+            for &s in &l.segs {
+                join_line(&mut text, &segs[s].text);
+            }
+            out.push(PBlock {
+                kind: Kind::Equation,
+                text,
+                size: l.size,
+                region: l.region,
+                top: l.y,
+                marker: false,
+            });
+            i += 1;
+            continue;
+        }
+        if table_at(i) {
+            let mut j = i + 1;
+            while j < n && multi(j) && close(&lines[j - 1], &lines[j], 2.5) {
+                j += 1;
+            }
+            let rows: Vec<String> = lines[i..j]
+                .iter()
+                .map(|r| {
+                    r.segs
+                        .iter()
+                        .map(|&s| segs[s].text.as_str())
+                        .collect::<Vec<_>>()
+                        .join("\t")
+                })
+                .collect();
+            out.push(PBlock {
+                kind: Kind::Table,
+                text: rows.join("\n"),
+                size: l.size,
+                region: l.region,
+                top: l.y,
+                marker: false,
+            });
+            i = j;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < n && !eq[j] && !table_at(j) {
+            let (p, c) = (&lines[j - 1], &lines[j]);
+            let same_style =
+                (p.size - c.size).abs() <= 0.08 * p.size.max(c.size) && p.bold == c.bold;
+            let overlap = c.x0 < p.x1 && c.x1 > p.x0;
+            let indented = c.x0 > p.x0 + 0.8 * c.size
+                && c.x0 > c.rx0 + 0.8 * c.size
+                && p.x0 <= p.rx0 + 0.5 * p.size;
+            if !(same_style && overlap && close(p, c, 1.3)) || indented || is_caption_start(&c.text)
+            {
+                break;
+            }
+            j += 1;
+        }
+        let mut text = String::new();
+        let mut chars = 0usize;
+        let mut weighted = 0.0;
+        let mut bold_chars = 0usize;
+        for line in &lines[i..j] {
+            join_line(&mut text, &line.text);
+            let c = count_chars(&line.text).max(1);
+            chars += c;
+            weighted += line.size * c as f64;
+            if line.bold {
+                bold_chars += c;
+            }
+        }
+        let size = weighted / chars as f64;
+        let bold = bold_chars * 2 > chars;
+        let kind = if is_caption_start(&text) {
+            Kind::Caption
+        } else if j - i <= 3
+            && text.chars().count() <= 150
+            && (size >= 1.15 * st.body_size
+                || (bold && !st.body_bold && size >= 0.95 * st.body_size))
+        {
+            Kind::Heading
+        } else {
+            Kind::Body
+        };
+        out.push(PBlock {
+            kind,
+            marker: l.first_small || starts_with_marker(&text),
+            text,
+            size,
+            region: l.region,
+            top: l.y,
+        });
+        i = j;
+    }
+    // Footnotes: small text with a marker low on the page, nothing body-sized below it in its
+    // region.
+    let h = bbox[3] - bbox[1];
+    for k in 0..out.len() {
+        let b = &out[k];
+        if b.kind != Kind::Body
+            || !b.marker
+            || b.size > 0.9 * st.body_size
+            || b.top > bbox[1] + 0.4 * h
+        {
+            continue;
+        }
+        let region = b.region;
+        let below_body = out[k + 1..]
+            .iter()
+            .any(|o| o.region == region && o.size >= 0.95 * st.body_size);
+        if !below_body {
+            out[k].kind = Kind::Footnote;
+            // Continuation lines of the same footnote area that lost their marker.
+            for o in out[k + 1..].iter_mut() {
+                if o.region == region && o.kind == Kind::Body && o.size <= 0.9 * st.body_size {
+                    o.kind = Kind::Footnote;
+                }
+            }
+        }
+    }
+    out.into_iter()
+        .map(|b| LBlock {
+            kind: b.kind,
+            text: b.text,
+        })
+        .collect()
+}

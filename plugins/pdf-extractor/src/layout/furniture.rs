@@ -1,0 +1,135 @@
+//! Page furniture: page numbers, running headers and footers found by repetition across pages.
+
+use std::collections::{HashMap, HashSet};
+
+use super::segments::Seg;
+use crate::Kind;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Band {
+    Top,
+    Bottom,
+}
+
+/// Parses page-number forms: "7", "Page 7", "7 of 12", "7/12", "- 7 -", "[7]".
+pub(super) fn page_number(text: &str) -> Option<i64> {
+    let t = text.trim().to_lowercase();
+    let t = t.strip_prefix("page").unwrap_or(&t).trim();
+    let t = t.trim_matches(|c: char| matches!(c, '-' | '–' | '—' | '[' | ']' | ' '));
+    let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
+    if digits.is_empty() || digits.len() > 5 {
+        return None;
+    }
+    let rest = t[digits.len()..].trim();
+    let tail_ok = rest.is_empty()
+        || rest
+            .strip_prefix("of")
+            .or_else(|| rest.strip_prefix('/'))
+            .map(str::trim)
+            .is_some_and(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()));
+    if !tail_ok {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+fn normalize(text: &str) -> String {
+    text.to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '#' } else { c })
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
+pub(super) struct PageSegs {
+    pub(super) page: u32,
+    pub(super) bbox: [f64; 4],
+    pub(super) segs: Vec<Seg>,
+    pub(super) furniture: HashMap<usize, (Kind, Band)>,
+}
+
+fn band_of(s: &Seg, bbox: &[f64; 4]) -> Option<Band> {
+    let h = bbox[3] - bbox[1];
+    if s.y >= bbox[3] - 0.1 * h {
+        Some(Band::Top)
+    } else if s.y <= bbox[1] + 0.1 * h {
+        Some(Band::Bottom)
+    } else {
+        None
+    }
+}
+
+pub(super) fn find_furniture(pages: &mut [PageSegs]) {
+    let multi = pages.len() >= 2;
+    // Running headers and footers are not set larger than the text (that is a heading).
+    let mut sizes: HashMap<i64, usize> = HashMap::new();
+    for p in pages.iter() {
+        for s in &p.segs {
+            *sizes.entry((s.size * 2.0).round() as i64).or_default() += s.chars;
+        }
+    }
+    let common = sizes
+        .iter()
+        .max_by_key(|(k, n)| (**n, -**k))
+        .map(|(k, _)| *k as f64 / 2.0)
+        .unwrap_or(10.0);
+    let small_enough = |s: &Seg| s.size <= 1.1 * common && !(s.bold && s.size > common);
+    // Page numbers: number-like lines in a margin band that increase with the page.
+    let mut cands: Vec<(usize, usize, i64, Band)> = Vec::new();
+    for (pi, p) in pages.iter().enumerate() {
+        for (si, s) in p.segs.iter().enumerate() {
+            if let (Some(b), Some(n)) = (band_of(s, &p.bbox), page_number(&s.text)) {
+                cands.push((pi, si, n, b));
+            }
+        }
+    }
+    for c in &cands {
+        let confirmed = if multi {
+            cands.iter().any(|d| {
+                d.0 != c.0
+                    && d.3 == c.3
+                    && d.2 - c.2 == i64::from(pages[d.0].page) - i64::from(pages[c.0].page)
+            })
+        } else {
+            true
+        };
+        if confirmed {
+            pages[c.0].furniture.insert(c.1, (Kind::PageNumber, c.3));
+        }
+    }
+    if !multi {
+        return;
+    }
+    // Headers and footers: margin lines repeated (digits ignored) on at least two pages.
+    let mut seen: HashMap<(Band, String), HashSet<usize>> = HashMap::new();
+    for (pi, p) in pages.iter().enumerate() {
+        for (si, s) in p.segs.iter().enumerate() {
+            if p.furniture.contains_key(&si) || !small_enough(s) {
+                continue;
+            }
+            if let Some(b) = band_of(s, &p.bbox) {
+                seen.entry((b, normalize(&s.text))).or_default().insert(pi);
+            }
+        }
+    }
+    for p in pages.iter_mut() {
+        for (si, s) in p.segs.iter().enumerate() {
+            if p.furniture.contains_key(&si) || !small_enough(s) {
+                continue;
+            }
+            if let Some(b) = band_of(s, &p.bbox) {
+                if seen
+                    .get(&(b, normalize(&s.text)))
+                    .is_some_and(|set| set.len() >= 2)
+                {
+                    let kind = if b == Band::Top {
+                        Kind::Header
+                    } else {
+                        Kind::Footer
+                    };
+                    p.furniture.insert(si, (kind, b));
+                }
+            }
+        }
+    }
+}
