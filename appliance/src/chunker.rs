@@ -281,20 +281,18 @@ fn pack(
             );
         }
     }
+    let emit = |body: &str, page: Option<i32>| BlockChunk {
+        chunk: make(&heading, &prefix, body),
+        kind: kind.to_string(),
+        page,
+    };
     let mut body = String::new();
     let mut body_page = None;
     let mut body_idx = 0;
     for (piece, page, idx) in pieces {
         let sep = if body.is_empty() { 0 } else { 2 };
         if !body.is_empty() && body.len() + sep + piece.len() > budget {
-            out.push((
-                body_idx,
-                BlockChunk {
-                    chunk: make(&heading, &prefix, &body),
-                    kind: kind.to_string(),
-                    page: body_page,
-                },
-            ));
+            out.push((body_idx, emit(&body, body_page)));
             body = tail_overlap(&body, overlap).to_string();
             body_idx = idx;
             if body.is_empty() {
@@ -310,14 +308,7 @@ fn pack(
         body.push_str(&piece);
     }
     if !body.is_empty() {
-        out.push((
-            body_idx,
-            BlockChunk {
-                chunk: make(&heading, &prefix, &body),
-                kind: kind.to_string(),
-                page: body_page,
-            },
-        ));
+        out.push((body_idx, emit(&body, body_page)));
     }
 }
 

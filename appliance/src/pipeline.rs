@@ -96,143 +96,98 @@ fn source_grant(
     Ok((grant, serde_json::Value::Object(settings)))
 }
 
-/// Ingests one source through its crawler and extractors.
-pub async fn ingest_source(
-    store: &mut Store,
-    index: &mut Bm25Index,
-    cfg: &Config,
-    host: &PluginHost,
-    src: &SourceConfig,
-    show_progress: bool,
-) -> Result<SourceReport, PipelineError> {
-    let started = chrono::Utc::now();
-    let (grant, settings) = source_grant(host, src)?;
-    let settings = settings.to_string();
-    let crawler = Arc::new(host.crawler(&src.crawler, &grant)?);
-    let fixed_extractor = match &src.extractor {
-        Some(name) if name != "auto" => Some(Arc::new(host.extractor(name)?)),
-        _ => None,
-    };
-    let mut extractors: HashMap<String, Arc<PluginInstance>> = HashMap::new();
-    let mut used: BTreeSet<String> = BTreeSet::new();
-    let mut errors: Vec<String> = Vec::new();
+/// The plugins of one run and what they have been used for.
+struct Plugins<'h> {
+    host: &'h PluginHost,
+    crawler: Arc<PluginInstance>,
+    /// The source's settings JSON handed to the crawler.
+    settings: String,
+    /// The extractor the source names, if it names one.
+    fixed: Option<Arc<PluginInstance>>,
+    /// Extractors chosen by media type, loaded once per run.
+    by_name: HashMap<String, Arc<PluginInstance>>,
+    /// `name@version` of the extractors used.
+    used: BTreeSet<String>,
+}
 
-    let listing = {
-        let c = crawler.clone();
-        let s = settings.clone();
-        blocking(move || c.list_documents(&s)).await
-    };
-    let mut run = RunRow {
-        run_id: format!("{}@{}", src.name, started.to_rfc3339()),
-        source: src.name.clone(),
-        location: src.location.clone(),
-        crawler: format!("{}@{}", crawler.name(), crawler.version()),
-        started_at: started.timestamp_micros(),
-        ..Default::default()
-    };
-    let docs = match listing {
-        Ok(d) => d,
-        Err(e) => {
-            tracing::error!(source = %src.name, "listing failed: {e}");
-            errors.push(format!("listing: {e}"));
-            run.status = "failed".into();
-            return finish_run(store, run, errors, &used).await;
+/// What reading one listed document gave.
+enum Prepared {
+    /// Same content hash as the live version: nothing to do.
+    Unchanged,
+    /// A new or changed document, and lines on pages its extractor skipped.
+    Doc(Box<SourceDoc>, Vec<String>),
+}
+
+impl Plugins<'_> {
+    /// The extractor for a media type (the source's own, or the one declaring the type).
+    fn extractor_for(&mut self, media_type: &str) -> Result<Arc<PluginInstance>, String> {
+        if let Some(x) = &self.fixed {
+            return Ok(x.clone());
         }
-    };
-    // One entry per id (a crawler listing an id twice gets the first).
-    let mut seen = BTreeSet::new();
-    let docs: Vec<DocumentRef> = docs
-        .into_iter()
-        .filter(|d| seen.insert(d.id.clone()))
-        .collect();
-    run.listed = docs.len() as i64;
+        let info = self
+            .host
+            .extractor_for(media_type)
+            .ok_or_else(|| format!("no extractor handles {media_type}"))?;
+        let name = info.manifest.name.clone();
+        if let Some(x) = self.by_name.get(&name) {
+            return Ok(x.clone());
+        }
+        let x = Arc::new(self.host.extractor(&name).map_err(|e| e.to_string())?);
+        self.by_name.insert(name, x.clone());
+        Ok(x)
+    }
 
-    let mut ing = Ingestor::new(store, index, cfg, docs.len() as u64, show_progress).await?;
-    let mut listed_ids = BTreeSet::new();
-    for d in docs {
-        let doc_id = format!("{}/{}", src.name, d.id);
-        listed_ids.insert(doc_id.clone());
+    /// Fetches, hashes and (unless unchanged) extracts one document.
+    async fn prepare(
+        &mut self,
+        src: &SourceConfig,
+        d: &DocumentRef,
+        doc_id: &str,
+        max_bytes: u64,
+        unchanged: impl Fn(&str) -> bool,
+    ) -> Result<Prepared, String> {
         let fetched = {
-            let c = crawler.clone();
-            let (s, r) = (settings.clone(), d.clone());
-            blocking(move || c.fetch_document(&s, &r)).await
+            let c = self.crawler.clone();
+            let (s, r) = (self.settings.clone(), d.clone());
+            blocking(move || c.fetch_document(&s, &r))
+                .await
+                .map_err(|e| e.to_string())?
         };
-        let fetched = match fetched {
-            Ok(f) => f,
-            Err(e) => {
-                errors.push(format!("{doc_id}: {e}"));
-                ing.fail(&doc_id, e);
-                continue;
-            }
-        };
-        if fetched.bytes.len() as u64 > cfg.ingest.max_file_bytes {
-            let why = format!(
-                "{} bytes, above ingest.max_file_bytes = {}",
-                fetched.bytes.len(),
-                cfg.ingest.max_file_bytes
-            );
-            errors.push(format!("{doc_id}: {why}"));
-            ing.fail(&doc_id, why);
-            continue;
+        if fetched.bytes.len() as u64 > max_bytes {
+            return Err(format!(
+                "{} bytes, above ingest.max_file_bytes = {max_bytes}",
+                fetched.bytes.len()
+            ));
         }
         let sha = sha256_hex(&fetched.bytes);
-        if ing.is_unchanged(&doc_id, &sha) {
-            ing.note_unchanged();
-            continue;
+        if unchanged(&sha) {
+            return Ok(Prepared::Unchanged);
         }
         let media_type = d
             .media_type
             .clone()
             .unwrap_or_else(|| fetched.media_type.clone());
-        let extractor = match &fixed_extractor {
-            Some(x) => x.clone(),
-            None => match host.extractor_for(&media_type) {
-                Some(info) => {
-                    let name = info.manifest.name.clone();
-                    match extractors.get(&name) {
-                        Some(x) => x.clone(),
-                        None => match host.extractor(&name) {
-                            Ok(x) => {
-                                let x = Arc::new(x);
-                                extractors.insert(name, x.clone());
-                                x
-                            }
-                            Err(e) => {
-                                errors.push(format!("{doc_id}: {e}"));
-                                ing.fail(&doc_id, e);
-                                continue;
-                            }
-                        },
-                    }
-                }
-                None => {
-                    let why = format!("no extractor handles {media_type}");
-                    errors.push(format!("{doc_id}: {why}"));
-                    ing.fail(&doc_id, why);
-                    continue;
-                }
-            },
-        };
-        used.insert(format!("{}@{}", extractor.name(), extractor.version()));
+        let extractor = self.extractor_for(&media_type)?;
+        self.used
+            .insert(format!("{}@{}", extractor.name(), extractor.version()));
         let size = fetched.bytes.len();
         let extraction = {
             let x = extractor.clone();
             let mt = media_type.clone();
-            blocking(move || x.extract(&fetched.bytes, &mt)).await
+            blocking(move || x.extract(&fetched.bytes, &mt))
+                .await
+                .map_err(|e| e.to_string())?
         };
-        let extraction = match extraction {
-            Ok(x) => x,
-            Err(e) => {
-                errors.push(format!("{doc_id}: {e}"));
-                ing.fail(&doc_id, e);
-                continue;
-            }
-        };
-        let mut skipped = Vec::new();
-        for s in &extraction.skipped {
-            errors.push(format!("{doc_id}: page {} skipped: {}", s.page, s.reason));
-            skipped.push(serde_json::json!({"page": s.page, "reason": s.reason}));
-        }
+        let notes: Vec<String> = extraction
+            .skipped
+            .iter()
+            .map(|s| format!("{doc_id}: page {} skipped: {}", s.page, s.reason))
+            .collect();
+        let skipped: Vec<serde_json::Value> = extraction
+            .skipped
+            .iter()
+            .map(|s| serde_json::json!({"page": s.page, "reason": s.reason}))
+            .collect();
         let blocks: Vec<BlockText> = extraction
             .blocks
             .into_iter()
@@ -248,29 +203,14 @@ pub async fn ingest_source(
                 .or_else(|| meta.get("analysis_id"))
                 .cloned()
         });
-        let title = if d.title.trim().is_empty() {
-            blocks
-                .iter()
-                .find(|b| b.kind == "heading")
-                .map(|b| b.text.clone())
-                .unwrap_or_else(|| {
-                    let file = d.id.rsplit('/').next().unwrap_or(&d.id);
-                    file.rsplit_once('.')
-                        .map(|(stem, _)| stem)
-                        .unwrap_or(file)
-                        .to_string()
-                })
-        } else {
-            d.title.clone()
-        };
         let text = blocks
             .iter()
             .map(|b| b.text.as_str())
             .collect::<Vec<_>>()
             .join("\n\n");
-        ing.add(SourceDoc {
-            doc_id,
-            title,
+        let doc = SourceDoc {
+            doc_id: doc_id.to_string(),
+            title: title_of(d, &blocks),
             source_uri: d.uri.clone(),
             text,
             sha256: sha,
@@ -285,8 +225,103 @@ pub async fn ingest_source(
             blocks: Some(blocks),
             source: Some(src.name.clone()),
             analysis_id,
+        };
+        Ok(Prepared::Doc(Box::new(doc), notes))
+    }
+}
+
+/// The crawler's title, else the first heading, else the file name without extension.
+fn title_of(d: &DocumentRef, blocks: &[BlockText]) -> String {
+    if !d.title.trim().is_empty() {
+        return d.title.clone();
+    }
+    blocks
+        .iter()
+        .find(|b| b.kind == "heading")
+        .map(|b| b.text.clone())
+        .unwrap_or_else(|| {
+            let file = d.id.rsplit('/').next().unwrap_or(&d.id);
+            file.rsplit_once('.')
+                .map(|(stem, _)| stem)
+                .unwrap_or(file)
+                .to_string()
         })
-        .await?;
+}
+
+/// Ingests one source through its crawler and extractors.
+pub async fn ingest_source(
+    store: &mut Store,
+    index: &mut Bm25Index,
+    cfg: &Config,
+    host: &PluginHost,
+    src: &SourceConfig,
+    show_progress: bool,
+) -> Result<SourceReport, PipelineError> {
+    let started = chrono::Utc::now();
+    let (grant, settings) = source_grant(host, src)?;
+    let mut plugins = Plugins {
+        host,
+        crawler: Arc::new(host.crawler(&src.crawler, &grant)?),
+        settings: settings.to_string(),
+        fixed: match &src.extractor {
+            Some(name) if name != "auto" => Some(Arc::new(host.extractor(name)?)),
+            _ => None,
+        },
+        by_name: HashMap::new(),
+        used: BTreeSet::new(),
+    };
+    let mut errors: Vec<String> = Vec::new();
+    let listing = {
+        let c = plugins.crawler.clone();
+        let s = plugins.settings.clone();
+        blocking(move || c.list_documents(&s)).await
+    };
+    let mut run = RunRow {
+        run_id: format!("{}@{}", src.name, started.to_rfc3339()),
+        source: src.name.clone(),
+        location: src.location.clone(),
+        crawler: format!("{}@{}", plugins.crawler.name(), plugins.crawler.version()),
+        started_at: started.timestamp_micros(),
+        ..Default::default()
+    };
+    let docs = match listing {
+        Ok(d) => d,
+        Err(e) => {
+            tracing::error!(source = %src.name, "listing failed: {e}");
+            errors.push(format!("listing: {e}"));
+            run.status = "failed".into();
+            return finish_run(store, run, errors, &plugins.used).await;
+        }
+    };
+    // One entry per id (a crawler listing an id twice gets the first).
+    let mut seen = BTreeSet::new();
+    let docs: Vec<DocumentRef> = docs
+        .into_iter()
+        .filter(|d| seen.insert(d.id.clone()))
+        .collect();
+    run.listed = docs.len() as i64;
+
+    let mut ing = Ingestor::new(store, index, cfg, docs.len() as u64, show_progress).await?;
+    let mut listed_ids = BTreeSet::new();
+    for d in docs {
+        let doc_id = format!("{}/{}", src.name, d.id);
+        listed_ids.insert(doc_id.clone());
+        let prepared = plugins
+            .prepare(src, &d, &doc_id, cfg.ingest.max_file_bytes, |sha| {
+                ing.is_unchanged(&doc_id, sha)
+            })
+            .await;
+        match prepared {
+            Ok(Prepared::Unchanged) => ing.note_unchanged(),
+            Ok(Prepared::Doc(doc, notes)) => {
+                errors.extend(notes);
+                ing.add(*doc).await?;
+            }
+            Err(why) => {
+                errors.push(format!("{doc_id}: {why}"));
+                ing.fail(&doc_id, why);
+            }
+        }
     }
     for gone in ing.live_ids_of_source(&src.name) {
         if !listed_ids.contains(&gone) {
@@ -302,7 +337,7 @@ pub async fn ingest_source(
     run.failed = report.failed as i64;
     run.chunks = report.chunks as i64;
     run.status = if report.failed > 0 { "partial" } else { "ok" }.into();
-    finish_run(store, run, errors, &used).await
+    finish_run(store, run, errors, &plugins.used).await
 }
 
 async fn finish_run(

@@ -212,6 +212,16 @@ fn scanned_pdf() -> Vec<u8> {
     pdfgen::image_doc(&gray, w, h)
 }
 
+/// Extracts a PDF with a fresh host of `cfg`.
+fn extract_pdf(cfg: &mitra::config::Config, pdf: &[u8]) -> mitra::plugins::Extraction {
+    PluginHost::new(cfg)
+        .unwrap()
+        .extractor("pdf-extractor")
+        .unwrap()
+        .extract(pdf, "application/pdf")
+        .unwrap()
+}
+
 /// Whether an OCR-test tool is installed; with MITRA_TEST_REQUIRE_OCR a missing one fails.
 fn ocr_tool(program: &str, package: &str) -> bool {
     if super::common::has_program(program) {
@@ -235,12 +245,7 @@ fn image_pages_are_read_by_ocr_or_reported_skipped() {
     // Without Tesseract the image page is reported, not dropped.
     let mut cfg = plugin_config(data.path(), None);
     cfg.plugins.ocr_command = "/nonexistent/tesseract".into();
-    let host = PluginHost::new(&cfg).unwrap();
-    let out = host
-        .extractor("pdf-extractor")
-        .unwrap()
-        .extract(&pdf, "application/pdf")
-        .unwrap();
+    let out = extract_pdf(&cfg, &pdf);
     assert_eq!(out.skipped.len(), 1, "{:?}", out.skipped);
     assert_eq!(out.skipped[0].page, 2);
     assert!(
@@ -258,12 +263,7 @@ fn image_pages_are_read_by_ocr_or_reported_skipped() {
     }
     cfg.plugins.ocr_command = "tesseract".into();
     cfg.plugins.timeout_ms = 60_000;
-    let host = PluginHost::new(&cfg).unwrap();
-    let out = host
-        .extractor("pdf-extractor")
-        .unwrap()
-        .extract(&pdf, "application/pdf")
-        .unwrap();
+    let out = extract_pdf(&cfg, &pdf);
     assert!(out.skipped.is_empty(), "{:?}", out.skipped);
     let page2: String = out
         .blocks

@@ -189,18 +189,17 @@ fn lzw(data: &[u8], early: bool, limit: usize) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-fn ascii_hex(data: &[u8]) -> Vec<u8> {
+/// ASCIIHexDecode (also hex strings `<...>`): pairs of hex digits up to `>`, other bytes skipped,
+/// an odd final digit padded with 0.
+pub(crate) fn ascii_hex(data: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut hi: Option<u8> = None;
     for &c in data {
         if c == b'>' {
             break;
         }
-        let v = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => continue,
+        let Some(v) = crate::objects::hex_val(c) else {
+            continue;
         };
         match hi.take() {
             Some(h) => out.push(h * 16 + v),

@@ -179,7 +179,7 @@ fn is_regular(b: u8) -> bool {
     !is_white(b) && !is_delim(b)
 }
 
-fn hex_val(b: u8) -> Option<u8> {
+pub(crate) fn hex_val(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),
         b'a'..=b'f' => Some(b - b'a' + 10),
@@ -389,23 +389,13 @@ impl<'a> Lexer<'a> {
     }
 
     fn hex_string(&mut self) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut hi: Option<u8> = None;
-        while let Some(c) = self.peek() {
-            self.pos += 1;
-            if c == b'>' {
-                break;
-            }
-            if let Some(v) = hex_val(c) {
-                match hi.take() {
-                    Some(h) => out.push(h * 16 + v),
-                    None => hi = Some(v),
-                }
-            }
-        }
-        if let Some(h) = hi {
-            out.push(h * 16);
-        }
+        let rest = &self.data[self.pos.min(self.data.len())..];
+        let end = rest
+            .iter()
+            .position(|&c| c == b'>')
+            .map_or(rest.len(), |p| p + 1);
+        let out = crate::filters::ascii_hex(&rest[..end]);
+        self.pos += end;
         out
     }
 
