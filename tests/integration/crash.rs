@@ -237,3 +237,93 @@ async fn kill_during_ingest_leaves_a_consistent_store() {
     let meta = store.embedding_meta().expect("the store has vectors");
     assert_eq!((meta.model.as_str(), meta.dim), ("tiny-dpr-ctx", 16));
 }
+
+/// The same for plugin ingest: kill -9 `mitra ingest --crawler dir-crawler` mid-run; every
+/// committed document stays intact, the next run skips them and only the completed run is in
+/// `ingest_runs`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_during_plugin_ingest_leaves_a_consistent_store() {
+    const FILES: usize = 1500;
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("notes");
+    std::fs::create_dir_all(&src).unwrap();
+    let mut seed = 777u64;
+    for i in 0..FILES {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let n = if i % 40 == 0 {
+            600
+        } else {
+            30 + (seed >> 33) as usize % 40
+        };
+        let words: Vec<&str> = (0..n)
+            .map(|k| WORDS[(k * 7 + (seed >> 40) as usize) % WORDS.len()])
+            .collect();
+        std::fs::write(
+            src.join(format!("n{i:04}.md")),
+            format!("# Note {i}\n\n{}\n", words.join(" ")),
+        )
+        .unwrap();
+    }
+    let data = dir.path().join("data");
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_mitra"))
+            .arg("--data")
+            .arg(&data)
+            .args([
+                "ingest",
+                "--no-progress",
+                "--crawler",
+                "dir-crawler",
+                "--name",
+                "notes",
+                "--source",
+            ])
+            .arg(&src)
+            .env("MITRA_INGEST_BATCH_DOCS", "100")
+            .env("MITRA_EMBEDDING_ENABLED", "false")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let mut committed = 0;
+    for (round, min_versions) in [(0usize, 3usize), (1, 7)] {
+        let mut child = run();
+        let start = Instant::now();
+        let docs_table = data.join("documents.lance");
+        while versions(&docs_table) < min_versions && start.elapsed() < Duration::from_secs(300) {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(23 * (round as u64 + 1)));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let n = check_store(&data).await;
+        assert!(
+            n >= committed,
+            "committed documents lost: {n} < {committed}"
+        );
+        assert!(n < FILES, "round {round} was killed before the end");
+        committed = n;
+        eprintln!("plugin round {round}: {n} documents committed");
+    }
+    let out = run().wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains(&format!("{} added", FILES - committed))
+            && text.contains(&format!("{committed} unchanged")),
+        "{text}"
+    );
+    assert_eq!(check_store(&data).await, FILES);
+    let (store, _) = Store::open_with_report(&data).await.unwrap();
+    assert_eq!(
+        store.runs().count_rows(None).await.unwrap(),
+        1,
+        "only the completed run is recorded"
+    );
+}
