@@ -192,8 +192,8 @@ pub fn sample_paper() -> (Vec<u8>, Vec<ExpectedBlock>) {
             3,
             Emit::Quote,
         );
-        let fn_text =
-            "The integrated luminosity is measured with the pixel cluster counting method.";
+        // Footnote: "The integrated luminosity is measured with the pixel cluster counting
+        // method.", on two lines under a short rule, with a raised marker.
         p.marked(
             LEFT,
             100.0,
@@ -215,7 +215,6 @@ pub fn sample_paper() -> (Vec<u8>, Vec<ExpectedBlock>) {
             1,
             "The integrated luminosity is measured",
         ));
-        let _ = fn_text;
 
         // Right column.
         let mut y = 580.0;
