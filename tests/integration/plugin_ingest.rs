@@ -266,7 +266,13 @@ async fn failing_documents_do_not_abort_a_run() {
 async fn http_index_crawler_sends_the_granted_cookie() {
     const COOKIE: &str = "session=s3cr3t-value";
     let (pdf, _) = pdfgen::sample_paper();
+    // A second granted origin that the secret may not go to.
+    let mirror = TestServer::start(|_| (200, vec![], b"mirror".to_vec()));
+    let moved_to = format!("{}/x.pdf", mirror.origin());
     let server = TestServer::start(move |req| {
+        if req.path == "/analyses/notes/moved.pdf" {
+            return (302, vec![("Location".into(), moved_to.clone())], vec![]);
+        }
         let authed = req
             .headers
             .iter()
@@ -282,6 +288,7 @@ async fn http_index_crawler_sends_the_granted_cookie() {
                   <li><a href="notes/an-042.pdf">AN-2026/042</a></li>
                   <li><a href="/wiki/trigger.html">Trigger wiki</a></li>
                   <li><a href="notes/readme.md">Readme</a></li>
+                  <li><a href="notes/moved.pdf">Moved note</a></li>
                   <li><a href="https://elsewhere.example/x.pdf">external</a></li>
                   <li><a href="mailto:conveners@example.org">mail</a></li>
                 </ul></body></html>"#
@@ -342,6 +349,7 @@ async fn http_index_crawler_sends_the_granted_cookie() {
     cfg.plugins.grants.insert(
         "http-index-crawler".into(),
         GrantConfig {
+            http: vec![mirror.origin()],
             secrets: vec!["cds-session".into()],
             ..Default::default()
         },
@@ -351,17 +359,27 @@ async fn http_index_crawler_sends_the_granted_cookie() {
     let r = mitra::pipeline::ingest_source(&mut store, &mut index, &cfg, &host, &src, false)
         .await
         .unwrap();
-    // The external link is listed but its origin is not granted: that document fails, the rest land.
+    // A redirect to the mirror would carry the secret beyond its origins: refused. The external
+    // link's origin is not granted. Those two documents fail; the rest land.
     assert_eq!(
         (r.run.listed, r.run.added, r.run.failed),
-        (4, 3, 1),
+        (5, 3, 2),
         "{:?}",
         r.errors
     );
     assert!(
-        r.errors[0].contains("elsewhere.example") && r.errors[0].contains("denied"),
+        r.errors[0].contains("moved.pdf") && r.errors[0].contains("may not be sent"),
         "{:?}",
         r.errors
+    );
+    assert!(
+        r.errors[1].contains("elsewhere.example") && r.errors[1].contains("denied"),
+        "{:?}",
+        r.errors
+    );
+    assert!(
+        mirror.seen.lock().unwrap().is_empty(),
+        "the secret never reached the mirror"
     );
     let live = store.live_document_rows().await.unwrap();
     let pdf_id = "cds/analyses/notes/an-042.pdf";
