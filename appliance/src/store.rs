@@ -287,7 +287,10 @@ fn sql_str(s: &str) -> String {
 async fn empty_table(def: &TableDef) -> Result<Dataset> {
     let schema = def.arrow_schema();
     let empty = RecordBatchIterator::new(Vec::<std::result::Result<RecordBatch, _>>::new(), schema);
-    Ok(Dataset::write(empty, "memory://", None).await?)
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let uri = format!("memory://{}-{n}", def.table);
+    Ok(Dataset::write(empty, uri.as_str(), None).await?)
 }
 
 async fn open_or_create(path: &Path, def: &TableDef) -> Result<Dataset> {
