@@ -73,6 +73,59 @@ fn pdf_blocks_and_reading_order_match_the_generated_structure() {
     }
 }
 
+#[test]
+fn encrypted_and_tex_font_pdfs_extract_through_the_sandbox() {
+    let data = tempfile::tempdir().unwrap();
+    let host = PluginHost::new(&plugin_config(data.path(), None)).unwrap();
+    let x = host.extractor("pdf-extractor").unwrap();
+    // Permissions-only encryption (empty user password): same blocks as the plain document.
+    for cipher in [
+        pdfgen::Cipher::Rc4_128,
+        pdfgen::Cipher::Aes128,
+        pdfgen::Cipher::Aes256,
+    ] {
+        let (mut doc, expected) = pdfgen::sample_paper_doc();
+        doc.set_encryption(Some(pdfgen::Encryption {
+            cipher,
+            user_password: String::new(),
+            owner_password: "owner".into(),
+        }));
+        let out = x.extract(&doc.to_bytes(), "application/pdf").unwrap();
+        check(&out.blocks, &expected);
+        // A real user password is a clear failure naming the plugin, not a crash.
+        let (mut doc, _) = pdfgen::sample_paper_doc();
+        doc.set_encryption(Some(pdfgen::Encryption {
+            cipher,
+            user_password: "s3cret".into(),
+            owner_password: "owner".into(),
+        }));
+        match x.extract(&doc.to_bytes(), "application/pdf") {
+            Err(PluginError::Failed {
+                plugin, message, ..
+            }) => {
+                assert_eq!(plugin, "pdf-extractor");
+                assert!(message.contains("password"), "{message}");
+            }
+            other => panic!("{cipher:?}: expected a password error, got {other:?}"),
+        }
+    }
+    // pdflatex-style Type 1 font without /Encoding or ToUnicode: ligatures from the font program.
+    let mut doc = pdfgen::Doc::new();
+    doc.add_letter_page().text(
+        72.0,
+        700.0,
+        pdfgen::Font::Cmr,
+        10.0,
+        "The trigger efficiency was measured in the final fit.",
+    );
+    let out = x.extract(&doc.to_bytes(), "application/pdf").unwrap();
+    let text: String = out.blocks.iter().map(|b| b.text.clone()).collect();
+    assert!(
+        text.contains("The trigger efficiency was measured in the final fit."),
+        "{text}"
+    );
+}
+
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
 impl Rng {

@@ -5,8 +5,10 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
+use crate::crypt::Decryptor;
 use crate::filters;
 use crate::objects::{is_white, Dict, Lexer, Obj, Stream, Tok};
+use crate::type1::{self, BuiltIn};
 use crate::Limits;
 
 #[derive(Clone, Copy, Debug)]
@@ -25,6 +27,12 @@ pub struct Document<'a> {
     reconstructed: Cell<bool>,
     decoded_total: Cell<usize>,
     limits: Limits,
+    /// Built-in encodings of embedded Type 1 programs, by the font file's object number.
+    type1_encodings: RefCell<HashMap<u32, Option<Rc<BuiltIn>>>>,
+    /// Decryption of strings and streams (encrypted files with an empty user password).
+    decryptor: Option<Decryptor>,
+    /// The object number of the `/Encrypt` dictionary (never decrypted).
+    encrypt_obj: Option<u32>,
 }
 
 /// One page: its dictionary with inherited attributes resolved.
@@ -59,7 +67,8 @@ fn find_from(data: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
 
 impl<'a> Document<'a> {
     /// Opens a file: checks the header, reads the cross-reference chain (reconstructing it by
-    /// scanning for objects when broken) and rejects encrypted files.
+    /// scanning for objects when broken) and sets up decryption of files encrypted with an
+    /// empty user password.
     pub fn load(data: &'a [u8], limits: Limits) -> Result<Document<'a>, String> {
         let head = &data[..data.len().min(1024)];
         if !head.windows(5).any(|w| w == b"%PDF-") {
@@ -74,10 +83,14 @@ impl<'a> Document<'a> {
             reconstructed: Cell::new(false),
             decoded_total: Cell::new(0),
             limits,
+            type1_encodings: RefCell::new(HashMap::new()),
+            decryptor: None,
+            encrypt_obj: None,
         };
         let ok = match doc.read_xref_chain() {
             Ok(t) if t.get(b"Root").is_some() => {
                 doc.trailer = t;
+                doc.setup_decryption()?;
                 true
             }
             _ => false,
@@ -87,14 +100,46 @@ impl<'a> Document<'a> {
             if doc.trailer.get(b"Root").is_none() || doc.catalog().is_none() {
                 doc.trailer = t;
             }
-        }
-        if doc.trailer.get(b"Encrypt").is_some_and(|e| *e != Obj::Null) {
-            return Err("encrypted PDFs are not supported".into());
+            if doc.decryptor.is_none() && doc.setup_decryption()? {
+                // Object streams could not be read before the key was known.
+                let t = doc.reconstruct();
+                if doc.catalog().is_none() {
+                    doc.trailer = t;
+                }
+            }
         }
         if doc.catalog().is_none() {
             return Err("damaged PDF: no document catalog found".into());
         }
         Ok(doc)
+    }
+
+    /// Reads the trailer's `/Encrypt` (if any) and sets up decryption; true when it did. Fails
+    /// when the file needs a password or uses an unsupported handler.
+    fn setup_decryption(&mut self) -> Result<bool, String> {
+        let Some(e) = self
+            .trailer
+            .get(b"Encrypt")
+            .filter(|e| **e != Obj::Null)
+            .cloned()
+        else {
+            return Ok(false);
+        };
+        if let Obj::Ref(n, _) = e {
+            self.encrypt_obj = Some(n);
+        }
+        let Some(dict) = self.dict(Some(&e)) else {
+            return Err("encrypted PDF: the encryption dictionary is missing".into());
+        };
+        let id0 = match self.trailer.get(b"ID").map(|o| self.resolve(o)) {
+            Some(Obj::Array(a)) => a.first().and_then(Obj::as_str).unwrap_or_default().to_vec(),
+            _ => Vec::new(),
+        };
+        self.decryptor = Some(Decryptor::new(&dict, &id0)?);
+        // Objects loaded so far were not decrypted.
+        self.cache.borrow_mut().clear();
+        self.type1_encodings.borrow_mut().clear();
+        Ok(true)
     }
 
     fn catalog(&self) -> Option<Rc<Dict>> {
@@ -189,7 +234,7 @@ impl<'a> Document<'a> {
             }
         }
         // An xref stream.
-        let (_, obj) = self.parse_indirect_at(offset, None)?;
+        let (_, _, obj) = self.parse_indirect_at(offset, None)?;
         let Obj::Stream(s) = obj else {
             return Err("startxref does not point to an xref".into());
         };
@@ -342,12 +387,16 @@ impl<'a> Document<'a> {
     }
 
     /// Parses `n g obj ... endobj` at `offset`. `expect` checks the object number.
-    fn parse_indirect_at(&self, offset: usize, expect: Option<u32>) -> Result<(u32, Obj), String> {
+    fn parse_indirect_at(
+        &self,
+        offset: usize,
+        expect: Option<u32>,
+    ) -> Result<(u32, u16, Obj), String> {
         if offset >= self.data.len() {
             return Err("object offset out of range".into());
         }
         let mut lex = Lexer::new(self.data, offset);
-        let (Tok::Int(num), Tok::Int(_), Tok::Keyword(kw)) =
+        let (Tok::Int(num), Tok::Int(gen), Tok::Keyword(kw)) =
             (lex.next_tok(), lex.next_tok(), lex.next_tok())
         else {
             return Err("no object header at offset".into());
@@ -356,6 +405,7 @@ impl<'a> Document<'a> {
             return Err("no object header at offset".into());
         }
         let num = u32::try_from(num).map_err(|_| "bad object number")?;
+        let gen = u16::try_from(gen).unwrap_or(0);
         if expect.is_some_and(|e| e != num) {
             return Err("object number mismatch".into());
         }
@@ -372,6 +422,7 @@ impl<'a> Document<'a> {
                 let raw = self.stream_bytes(d, start)?;
                 return Ok((
                     num,
+                    gen,
                     Obj::Stream(Rc::new(Stream {
                         dict: (**d).clone(),
                         raw,
@@ -379,7 +430,7 @@ impl<'a> Document<'a> {
                 ));
             }
         }
-        Ok((num, obj))
+        Ok((num, gen, obj))
     }
 
     fn stream_bytes(&self, d: &Dict, start: usize) -> Result<Vec<u8>, String> {
@@ -442,7 +493,13 @@ impl<'a> Document<'a> {
     fn load_obj(&self, num: u32) -> Option<Obj> {
         let entry = *self.xref.borrow().get(&num)?;
         match entry {
-            Entry::Offset(off) => self.parse_indirect_at(off, Some(num)).ok().map(|(_, o)| o),
+            Entry::Offset(off) => {
+                let (_, gen, obj) = self.parse_indirect_at(off, Some(num)).ok()?;
+                match &self.decryptor {
+                    Some(d) if self.encrypt_obj != Some(num) => Some(decrypt_obj(d, num, gen, obj)),
+                    _ => Some(obj),
+                }
+            }
             Entry::Compressed { stream, index } => {
                 let Obj::Stream(s) = self.get(stream)? else {
                     return None;
@@ -657,6 +714,31 @@ impl<'a> Document<'a> {
         [0.0, 0.0, 612.0, 792.0]
     }
 
+    /// The built-in encoding of the Type 1 program in a font descriptor's `/FontFile` (decoded
+    /// once per font file).
+    pub(crate) fn type1_encoding(&self, descriptor: &Dict) -> Option<Rc<BuiltIn>> {
+        let file = descriptor.get(b"FontFile")?;
+        let num = match file {
+            Obj::Ref(n, _) => Some(*n),
+            _ => None,
+        };
+        if let Some(hit) = num.and_then(|n| self.type1_encodings.borrow().get(&n).cloned()) {
+            return hit;
+        }
+        let enc = match self.resolve(file) {
+            Obj::Stream(s) => self
+                .decode(&s)
+                .ok()
+                .and_then(|b| type1::builtin_encoding(&b))
+                .map(Rc::new),
+            _ => None,
+        };
+        if let Some(n) = num {
+            self.type1_encodings.borrow_mut().insert(n, enc.clone());
+        }
+        enc
+    }
+
     /// The concatenated, decoded content streams of a page.
     pub fn page_content(&self, page: &PageInfo) -> Result<Vec<u8>, String> {
         let Some(c) = page.dict.get(b"Contents") else {
@@ -688,5 +770,38 @@ impl<'a> Document<'a> {
             }
         }
         Ok(out)
+    }
+}
+
+/// Decrypts the strings (and stream data) of object `num` generation `gen`; cross-reference
+/// streams are left as they are.
+fn decrypt_obj(d: &Decryptor, num: u32, gen: u16, obj: Obj) -> Obj {
+    fn strings(d: &Decryptor, num: u32, gen: u16, o: &Obj) -> Obj {
+        match o {
+            Obj::Str(s) => Obj::Str(d.string(num, gen, s)),
+            Obj::Array(a) => {
+                Obj::Array(Rc::new(a.iter().map(|x| strings(d, num, gen, x)).collect()))
+            }
+            Obj::Dict(x) => Obj::Dict(Rc::new(dict_strings(d, num, gen, x))),
+            other => other.clone(),
+        }
+    }
+    fn dict_strings(d: &Decryptor, num: u32, gen: u16, x: &Dict) -> Dict {
+        let mut out = Dict::default();
+        for (k, v) in x.iter() {
+            out.insert(k.to_vec(), strings(d, num, gen, v));
+        }
+        out
+    }
+    match obj {
+        Obj::Stream(s) if s.dict.is_type(b"XRef") => Obj::Stream(s),
+        Obj::Stream(s) => {
+            let raw = d.stream(num, gen, &s.dict, &s.raw);
+            Obj::Stream(Rc::new(Stream {
+                dict: dict_strings(d, num, gen, &s.dict),
+                raw,
+            }))
+        }
+        other => strings(d, num, gen, &other),
     }
 }

@@ -8,6 +8,7 @@ use pdf_common::{std14_width, Std14 as Family};
 use crate::document::Document;
 use crate::encodings::{self, Base};
 use crate::objects::{Dict, Lexer, Obj, Tok};
+use crate::type1::BuiltIn;
 
 /// A parsed ToUnicode (or encoding) CMap.
 #[derive(Clone, Debug, Default)]
@@ -215,9 +216,7 @@ impl Font {
             cid: false,
             codespace: Vec::new(),
             to_unicode: None,
-            encoding: (0..=255u8)
-                .map(|c| encodings::decode(Base::WinAnsi, c).map(String::from))
-                .collect(),
+            encoding: base_table(Base::WinAnsi),
             widths: HashMap::new(),
             default_width: 500.0,
             family: Some(Family::Helvetica),
@@ -297,11 +296,17 @@ impl Font {
             Base::Standard
         };
         let mut diffs: Vec<(u8, Vec<u8>)> = Vec::new();
+        // Whether the dictionary names a base encoding (else a Type 1 program's own applies).
+        let mut explicit_base = false;
         match d.get(b"Encoding").map(|o| doc.resolve(o)) {
-            Some(Obj::Name(n)) => base = named_base(&n).unwrap_or(base),
+            Some(Obj::Name(n)) => {
+                explicit_base = true;
+                base = named_base(&n).unwrap_or(base);
+            }
             Some(Obj::Dict(e)) => {
                 if let Some(b) = e.name(b"BaseEncoding").and_then(named_base) {
                     base = b;
+                    explicit_base = true;
                 }
                 if let Some(Obj::Array(a)) = e.get(b"Differences").map(|o| doc.resolve(o)) {
                     let mut code: i64 = 0;
@@ -325,9 +330,23 @@ impl Font {
                 }
             }
         }
-        font.encoding = (0..=255u8)
-            .map(|c| encodings::decode(base, c).map(String::from))
-            .collect();
+        font.encoding = base_table(base);
+        let type1 = matches!(subtype.as_slice(), b"Type1" | b"MMType1");
+        if !explicit_base && font.to_unicode.is_none() && type1 {
+            let builtin = doc
+                .dict(d.get(b"FontDescriptor"))
+                .and_then(|fd| doc.type1_encoding(&fd));
+            match builtin.as_deref() {
+                Some(BuiltIn::Standard) => font.encoding = base_table(Base::Standard),
+                Some(BuiltIn::Names(names)) => {
+                    font.encoding = names
+                        .iter()
+                        .map(|n| n.as_deref().and_then(encodings::glyph_to_unicode))
+                        .collect();
+                }
+                None => {}
+            }
+        }
         for (c, n) in diffs {
             font.encoding[usize::from(c)] = encodings::glyph_to_unicode(&n);
         }
@@ -439,6 +458,22 @@ impl Font {
         let len = 2.min(bytes.len()).max(1);
         (len, be(&bytes[..len]))
     }
+}
+
+/// Code → text of a base encoding; ligature characters become plain letters (searchable).
+fn base_table(base: Base) -> Vec<Option<String>> {
+    (0..=255u8)
+        .map(|c| {
+            encodings::decode(base, c).map(|ch| match ch {
+                '\u{FB00}' => "ff".to_string(),
+                '\u{FB01}' => "fi".to_string(),
+                '\u{FB02}' => "fl".to_string(),
+                '\u{FB03}' => "ffi".to_string(),
+                '\u{FB04}' => "ffl".to_string(),
+                other => other.to_string(),
+            })
+        })
+        .collect()
 }
 
 fn named_base(n: &[u8]) -> Option<Base> {

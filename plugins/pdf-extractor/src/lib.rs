@@ -5,6 +5,7 @@
 //! the SDK's `Extract` trait with the host's OCR import (wasm only).
 
 pub mod content;
+mod crypt;
 pub mod document;
 mod encodings;
 mod filters;
@@ -12,6 +13,7 @@ mod fonts;
 pub mod layout;
 pub mod objects;
 pub mod ocr;
+mod type1;
 
 use content::{Interpreter, PageContent};
 use document::Document;

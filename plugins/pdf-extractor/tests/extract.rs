@@ -426,3 +426,135 @@ fn mutated_inputs_do_not_panic_and_stay_fast() {
     assert!(ok > cases / 4, "only {ok} mutated documents were readable");
     assert!(start.elapsed() < Duration::from_secs(120) || cases > 220);
 }
+
+#[test]
+fn type1_builtin_encoding_ligatures() {
+    let mut doc = pdfgen::Doc::new();
+    doc.set_compress(true);
+    let p = doc.add_letter_page();
+    let f = pdfgen::Font::Cmr;
+    p.text(
+        72.0,
+        700.0,
+        f,
+        10.0,
+        "The efficient office staff finally fluffed “quotes” – dashes",
+    );
+    // Raw codes: 14 = ffi, 12 = fi, 13 = fl, 11 = ff, 15 = ffl, 16 = dotlessi.
+    p.raw("BT /F7 10 Tf 72 600 Td (e\\016cient \\014nal \\015ow o\\013 wa\\017e) Tj ET\n");
+    let out = extract(&doc.to_bytes(), &NoOcr).unwrap();
+    let text = dump(&out.blocks);
+    assert!(
+        text.contains("The efficient office staff finally fluffed “quotes” – dashes"),
+        "{text}"
+    );
+    assert!(text.contains("efficient final flow off waffle"), "{text}");
+}
+
+fn encrypted_paper(cipher: pdfgen::Cipher, user: &str) -> (Vec<u8>, Vec<u8>) {
+    let (plain, _) = pdfgen::sample_paper();
+    // sample_paper's document rebuilt with encryption: same pages, same content.
+    let (mut doc, _) = pdfgen::sample_paper_doc();
+    doc.set_encryption(Some(pdfgen::Encryption {
+        cipher,
+        user_password: user.into(),
+        owner_password: "owner secret".into(),
+    }));
+    (plain, doc.to_bytes())
+}
+
+#[test]
+fn encrypted_with_empty_user_password() {
+    for cipher in [
+        pdfgen::Cipher::Rc4_128,
+        pdfgen::Cipher::Aes128,
+        pdfgen::Cipher::Aes256,
+    ] {
+        let (plain, enc) = encrypted_paper(cipher, "");
+        if let Ok(dir) = std::env::var("PDFGEN_DUMP") {
+            std::fs::write(format!("{dir}/enc-{cipher:?}.pdf"), &enc).unwrap();
+        }
+        let a = extract(&plain, &NoOcr).unwrap();
+        let b = extract(&enc, &NoOcr).unwrap();
+        assert!(!a.blocks.is_empty());
+        assert_eq!(a, b, "{cipher:?}");
+    }
+}
+
+#[test]
+fn encrypted_with_user_password_is_a_clear_error() {
+    for cipher in [
+        pdfgen::Cipher::Rc4_128,
+        pdfgen::Cipher::Aes128,
+        pdfgen::Cipher::Aes256,
+    ] {
+        let (_, enc) = encrypted_paper(cipher, "secret");
+        let err = extract(&enc, &NoOcr).unwrap_err();
+        assert!(err.contains("needs a password"), "{cipher:?}: {err}");
+    }
+}
+
+#[test]
+fn encrypted_uncompressed_strings_and_fonts() {
+    for cipher in [
+        pdfgen::Cipher::Rc4_128,
+        pdfgen::Cipher::Aes128,
+        pdfgen::Cipher::Aes256,
+    ] {
+        let mut doc = pdfgen::Doc::new();
+        let p = doc.add_letter_page();
+        p.text(
+            72.0,
+            700.0,
+            pdfgen::Font::TimesRoman,
+            10.0,
+            "Plain detector text",
+        );
+        p.text(72.0, 650.0, pdfgen::Font::Cid, 10.0, "CID text fi");
+        p.text(72.0, 600.0, pdfgen::Font::Cmr, 10.0, "Ligature efficiency");
+        let plain = doc.to_bytes();
+        doc.set_encryption(Some(pdfgen::Encryption {
+            cipher,
+            user_password: String::new(),
+            owner_password: "o".into(),
+        }));
+        let enc = doc.to_bytes();
+        assert!(
+            !enc.windows(8).any(|w| w == b"detector"),
+            "{cipher:?}: text in clear"
+        );
+        assert!(
+            !enc.windows(8).any(|w| w == b"eexec"),
+            "{cipher:?}: font in clear"
+        );
+        let a = extract(&plain, &NoOcr).unwrap();
+        let b = extract(&enc, &NoOcr).unwrap();
+        assert!(
+            dump(&b.blocks).contains("efficiency"),
+            "{}",
+            dump(&b.blocks)
+        );
+        assert!(dump(&b.blocks).contains("Plain detector text"));
+        assert_eq!(a, b, "{cipher:?}");
+    }
+}
+
+#[test]
+fn mutated_encrypted_inputs_do_not_panic() {
+    let (_, enc) = encrypted_paper(pdfgen::Cipher::Aes256, "");
+    let (_, rc4) = encrypted_paper(pdfgen::Cipher::Rc4_128, "");
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    for case in 0..60 {
+        let src = if case % 2 == 0 { &enc } else { &rc4 };
+        let mut m = src.clone();
+        for _ in 0..1 + rng.below(8) {
+            let i = rng.below(m.len());
+            m[i] = (rng.next() & 0xFF) as u8;
+        }
+        if case % 3 == 0 {
+            m.truncate(rng.below(m.len()));
+        }
+        let r = std::panic::catch_unwind(|| extract(&m, &NoOcr));
+        assert!(r.is_ok(), "panic on encrypted mutation case {case}");
+    }
+}

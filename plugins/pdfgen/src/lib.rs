@@ -1,13 +1,19 @@
-//! Writes small PDFs with known structure (standard-14 text, a ToUnicode CID font, image pages).
+//! Writes small PDFs with known structure (standard-14 text, a ToUnicode CID font, an embedded
+//! Type 1 font with a built-in encoding, image pages; optionally encrypted).
 //!
 //! The writer varies how text is emitted (`Td`, `TD`, `Tm`, `T*`, `'`, `TJ` with kerning, several
 //! `Tj` per line, `cm`) so that a reader's content-stream interpreter is exercised, and
 //! [`sample_paper`] returns a document together with its ground truth ([`ExpectedBlock`]s).
 
+mod cmr;
+mod crypt;
 mod metrics;
 mod samples;
 
-pub use samples::{image_doc, one_column_doc, sample_paper, test_gray_image, tounicode_doc};
+pub use crypt::{Cipher, Encryption};
+pub use samples::{
+    image_doc, one_column_doc, sample_paper, sample_paper_doc, test_gray_image, tounicode_doc,
+};
 
 use std::fmt::Write as _;
 
@@ -32,16 +38,21 @@ pub enum Font {
     /// A Type0 font (Identity-H, two-byte codes that are not ASCII) whose text is only
     /// recoverable through its ToUnicode CMap (bfrange, bfrange with an array, bfchar "fi").
     Cid,
+    /// An embedded Type 1 font as pdflatex writes it (Computer Modern, OT1 layout: ligatures on
+    /// codes 11..=15, quotes on 34 and 92, dashes on 123 and 124) with no `/Encoding` and no
+    /// ToUnicode: the text is only recoverable through the program's built-in encoding.
+    Cmr,
 }
 
 impl Font {
-    const ALL: [Font; 6] = [
+    const ALL: [Font; 7] = [
         Font::Helvetica,
         Font::HelveticaBold,
         Font::TimesRoman,
         Font::TimesBold,
         Font::Courier,
         Font::Cid,
+        Font::Cmr,
     ];
 
     /// The resource name of the font in every page's `/Font` dictionary (`F1`..`F6`).
@@ -53,6 +64,7 @@ impl Font {
             Font::TimesBold => "F4",
             Font::Courier => "F5",
             Font::Cid => "F6",
+            Font::Cmr => "F7",
         }
     }
 
@@ -63,6 +75,7 @@ impl Font {
             Font::TimesRoman => "Times-Roman",
             Font::TimesBold => "Times-Bold",
             Font::Courier => "Courier",
+            Font::Cmr => "CMR10",
         }
     }
 }
@@ -374,6 +387,9 @@ pub fn encode(font: Font, text: &str) -> Vec<u8> {
         }
         return out;
     }
+    if font == Font::Cmr {
+        return cmr::encode(text);
+    }
     text.chars()
         .map(|c| match c {
             '€' => 0x80,
@@ -552,6 +568,7 @@ pub struct Doc {
     pages: Vec<Page>,
     compress: bool,
     widths: bool,
+    encryption: Option<Encryption>,
 }
 
 impl Default for Doc {
@@ -567,6 +584,7 @@ impl Doc {
             pages: Vec::new(),
             compress: false,
             widths: true,
+            encryption: None,
         }
     }
 
@@ -580,6 +598,12 @@ impl Doc {
     /// standard-14 metrics).
     pub fn set_widths(&mut self, on: bool) -> &mut Doc {
         self.widths = on;
+        self
+    }
+
+    /// Encrypts the document with the standard security handler (`None`: not encrypted).
+    pub fn set_encryption(&mut self, encryption: Option<Encryption>) -> &mut Doc {
+        self.encryption = encryption;
         self
     }
 
@@ -631,12 +655,16 @@ impl Doc {
 
     /// Serialises the document (header, objects, xref table, trailer).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = Writer::default();
+        let mut w = Writer {
+            keys: self.encryption.as_ref().map(crypt::Keys::new),
+            ..Writer::default()
+        };
         w.out.extend_from_slice(b"%PDF-1.7\n%\xE2\xE3\xCF\xD3\n");
         // Object numbers: 1 catalog, 2 page tree, fonts, then per page (page, content, image).
         let font_base = 3u32;
         let cid_extra = font_base + Font::ALL.len() as u32; // descendant, ToUnicode
-        let first_page_obj = cid_extra + 2;
+        let cmr_extra = cid_extra + 2; // descriptor, font program
+        let first_page_obj = cmr_extra + 2;
         let mut next = first_page_obj;
         let mut page_objs = Vec::new();
         for p in &self.pages {
@@ -664,7 +692,17 @@ impl Doc {
         for (i, f) in Font::ALL.iter().enumerate() {
             let num = font_base + i as u32;
             let _ = write!(font_dict, " /{} {num} 0 R", f.resource_name());
-            if *f == Font::Cid {
+            if *f == Font::Cmr {
+                w.obj(num, &cmr::font_dict(cmr_extra));
+                w.obj(cmr_extra, &cmr::descriptor(cmr_extra + 1));
+                let program = cmr::program();
+                let extra = format!(
+                    "/Length1 {} /Length2 {} /Length3 0",
+                    cmr::cleartext_len(),
+                    program.len() - cmr::cleartext_len()
+                );
+                w.stream(cmr_extra + 1, &extra, &program, self.compress);
+            } else if *f == Font::Cid {
                 w.obj(
                     num,
                     &format!(
@@ -769,10 +807,15 @@ impl Doc {
 struct Writer {
     out: Vec<u8>,
     offsets: Vec<(u32, usize)>,
+    keys: Option<crypt::Keys>,
 }
 
 impl Writer {
     fn obj(&mut self, num: u32, body: &str) {
+        let body = match &self.keys {
+            Some(k) => k.encrypt_strings(num, body),
+            None => body.to_string(),
+        };
         self.offsets.push((num, self.out.len()));
         self.out
             .extend_from_slice(format!("{num} 0 obj\n{body}\nendobj\n").as_bytes());
@@ -789,6 +832,10 @@ impl Writer {
         } else {
             (data.to_vec(), "")
         };
+        let data = match &self.keys {
+            Some(k) => k.encrypt(num, &data),
+            None => data,
+        };
         let sep = if dict.is_empty() { "" } else { " " };
         self.out.extend_from_slice(
             format!(
@@ -801,7 +848,17 @@ impl Writer {
         self.out.extend_from_slice(b"\nendstream\nendobj\n");
     }
 
-    fn finish(mut self, size: u32) -> Vec<u8> {
+    fn finish(mut self, mut size: u32) -> Vec<u8> {
+        let mut trailer_extra = String::new();
+        if let Some(k) = self.keys.take() {
+            // The encryption dictionary's own strings are not encrypted.
+            self.offsets.push((size, self.out.len()));
+            self.out
+                .extend_from_slice(format!("{size} 0 obj\n{}\nendobj\n", k.dict).as_bytes());
+            let id: String = crypt::FILE_ID.iter().map(|b| format!("{b:02X}")).collect();
+            trailer_extra = format!(" /Encrypt {size} 0 R /ID [<{id}> <{id}>]");
+            size += 1;
+        }
         let xref = self.out.len();
         let mut offs = vec![None; size as usize];
         for (n, o) in &self.offsets {
@@ -818,7 +875,7 @@ impl Writer {
         }
         let _ = write!(
             s,
-            "trailer\n<< /Size {size} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
+            "trailer\n<< /Size {size} /Root 1 0 R{trailer_extra} >>\nstartxref\n{xref}\n%%EOF\n"
         );
         self.out.extend_from_slice(s.as_bytes());
         self.out

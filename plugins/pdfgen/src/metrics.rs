@@ -9,7 +9,7 @@ pub fn char_width(font: Font, c: char) -> u16 {
     let face = match font {
         Font::Helvetica | Font::Cid => Std14::Helvetica,
         Font::HelveticaBold => Std14::HelveticaBold,
-        Font::TimesRoman => Std14::Times,
+        Font::TimesRoman | Font::Cmr => Std14::Times,
         Font::TimesBold => Std14::TimesBold,
         Font::Courier => Std14::Courier,
     };

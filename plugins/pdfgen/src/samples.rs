@@ -124,6 +124,12 @@ fn equation(
 /// second equation and caption. Every page has the footer and its page number on one baseline.
 /// Content streams are Flate-compressed; simple fonts carry `/Widths`.
 pub fn sample_paper() -> (Vec<u8>, Vec<ExpectedBlock>) {
+    let (doc, exp) = sample_paper_doc();
+    (doc.to_bytes(), exp)
+}
+
+/// The document of [`sample_paper`] before serialisation (to write it with other settings).
+pub fn sample_paper_doc() -> (Doc, Vec<ExpectedBlock>) {
     let mut doc = Doc::new();
     doc.set_compress(true);
     let mut exp = Vec::new();
@@ -418,7 +424,7 @@ pub fn sample_paper() -> (Vec<u8>, Vec<ExpectedBlock>) {
         );
         furniture(p, 3, e, false);
     }
-    (doc.to_bytes(), exp)
+    (doc, exp)
 }
 
 /// A two-page, one-column report (uncompressed, no `/Widths`: standard-14 metrics), with a
