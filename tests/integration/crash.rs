@@ -85,6 +85,22 @@ fn versions(table: &Path) -> usize {
         .unwrap_or(0)
 }
 
+/// Waits until `documents` has `min_versions` Lance versions (or the child exits), lets the
+/// child run `extra_ms` more — into the middle of its next commit — and kills it with SIGKILL.
+fn kill_after(child: &mut std::process::Child, data: &Path, min_versions: usize, extra_ms: u64) {
+    let start = Instant::now();
+    let docs_table = data.join("documents.lance");
+    while versions(&docs_table) < min_versions && start.elapsed() < Duration::from_secs(300) {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(extra_ms));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
 async fn check_store(data: &Path) -> usize {
     let cfg = common::config(data);
     let (store, report) = Store::open_with_report(data).await.unwrap();
@@ -210,19 +226,7 @@ async fn kill_during_ingest_leaves_a_consistent_store() {
         if min_versions == usize::MAX {
             assert!(child.wait().unwrap().success());
         } else {
-            let start = Instant::now();
-            let docs_table = data.join("documents.lance");
-            while versions(&docs_table) < min_versions && start.elapsed() < Duration::from_secs(300)
-            {
-                if child.try_wait().unwrap().is_some() {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            // Let it run into the middle of the next commit, then kill -9.
-            std::thread::sleep(Duration::from_millis(37 * (round + 1)));
-            child.kill().unwrap();
-            child.wait().unwrap();
+            kill_after(&mut child, &data, min_versions, 37 * (round as u64 + 1));
         }
         let n = check_store(&data).await;
         assert!(
@@ -291,17 +295,7 @@ async fn kill_during_plugin_ingest_leaves_a_consistent_store() {
     let mut committed = 0;
     for (round, min_versions) in [(0usize, 3usize), (1, 7)] {
         let mut child = run();
-        let start = Instant::now();
-        let docs_table = data.join("documents.lance");
-        while versions(&docs_table) < min_versions && start.elapsed() < Duration::from_secs(300) {
-            if child.try_wait().unwrap().is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        std::thread::sleep(Duration::from_millis(23 * (round as u64 + 1)));
-        child.kill().unwrap();
-        child.wait().unwrap();
+        kill_after(&mut child, &data, min_versions, 23 * (round as u64 + 1));
         let n = check_store(&data).await;
         assert!(
             n >= committed,
