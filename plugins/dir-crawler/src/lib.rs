@@ -1,27 +1,11 @@
 //! dir-crawler: lists and reads the documents under the directory the operator granted.
 
 use mitra_plugin_sdk::crawler::{files, Crawl, DocumentRef, Fetched};
+use mitra_plugin_sdk::text::media_type_for_path;
 use mitra_plugin_sdk::{source_settings, source_str};
 
 /// The plugin.
 pub struct DirCrawler;
-
-/// File extensions crawled by default, with their media types.
-const TYPES: [(&str, &str); 7] = [
-    ("pdf", "application/pdf"),
-    ("md", "text/markdown"),
-    ("markdown", "text/markdown"),
-    ("html", "text/html"),
-    ("htm", "text/html"),
-    ("txt", "text/plain"),
-    ("xhtml", "application/xhtml+xml"),
-];
-
-/// The media type of a path, by extension.
-pub fn media_type(path: &str) -> Option<&'static str> {
-    let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
-    TYPES.iter().find(|(e, _)| *e == ext).map(|(_, t)| *t)
-}
 
 /// Most entries one listing may return (a bound on guest memory).
 const MAX_DOCS: usize = 200_000;
@@ -42,7 +26,7 @@ impl Crawl for DirCrawler {
                 }
                 if e.is_dir {
                     stack.push(e.path);
-                } else if let Some(mt) = media_type(&e.path) {
+                } else if let Some(mt) = media_type_for_path(&e.path) {
                     if out.len() >= MAX_DOCS {
                         return Err(format!("more than {MAX_DOCS} documents under {dir}"));
                     }
@@ -66,7 +50,7 @@ impl Crawl for DirCrawler {
         let bytes = files::read_file(&doc.id)?;
         let media_type = doc
             .media_type
-            .or_else(|| media_type(&doc.id).map(str::to_string))
+            .or_else(|| media_type_for_path(&doc.id).map(str::to_string))
             .unwrap_or_else(|| "application/octet-stream".into());
         Ok(Fetched { bytes, media_type })
     }

@@ -2,6 +2,7 @@
 
 use mitra_plugin_sdk::extractor::{block, Block, BlockKind, Extract, Extraction};
 use mitra_plugin_sdk::html::{squash_ws, tokenize, Token};
+use mitra_plugin_sdk::text::is_caption_start;
 
 /// The plugin.
 pub struct HtmlExtractor;
@@ -61,18 +62,12 @@ impl State {
             return;
         }
         let mut kind = self.kind();
-        if kind == BlockKind::Body && is_caption(&t) {
+        if kind == BlockKind::Body && is_caption_start(&t) {
             kind = BlockKind::Caption;
         }
         // Adjacent blocks of furniture of the same kind stay separate; body stays paragraph-sized.
         self.out.push(block(kind, None, t));
     }
-}
-
-fn is_caption(p: &str) -> bool {
-    let mut w = p.split_whitespace();
-    matches!(w.next(), Some("Figure" | "Fig." | "Table"))
-        && w.next().is_some_and(|n| n.ends_with([':', '.']))
 }
 
 /// Splits an HTML document into blocks in document order.

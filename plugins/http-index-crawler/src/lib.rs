@@ -5,7 +5,8 @@
 //! pdf, md, html, htm, txt).
 
 use mitra_plugin_sdk::crawler::{http, warn, Crawl, DocumentRef, Fetched};
-use mitra_plugin_sdk::html::{resolve_url, squash_ws, tokenize, Token};
+use mitra_plugin_sdk::html::{origin_of, resolve_url, squash_ws, tokenize, Token};
+use mitra_plugin_sdk::text::media_type_for_path;
 use mitra_plugin_sdk::{source_settings, source_str};
 
 /// The plugin.
@@ -79,27 +80,9 @@ fn media_type_of(url: &str, header: Option<&str>) -> String {
             return t;
         }
     }
-    let path = url.split('?').next().unwrap_or(url).to_ascii_lowercase();
-    match path.rsplit_once('.').map(|(_, e)| e) {
-        Some("pdf") => "application/pdf",
-        Some("md" | "markdown") => "text/markdown",
-        Some("html" | "htm") => "text/html",
-        Some("txt") => "text/plain",
-        _ => "application/octet-stream",
-    }
-    .to_string()
-}
-
-/// `scheme://host[:port]` of a URL ("" if it has none).
-fn origin_of(url: &str) -> String {
-    let Some(se) = url.find("://") else {
-        return String::new();
-    };
-    let end = url[se + 3..]
-        .find('/')
-        .map(|p| p + se + 3)
-        .unwrap_or(url.len());
-    url[..end].to_string()
+    media_type_for_path(url)
+        .unwrap_or("application/octet-stream")
+        .to_string()
 }
 
 impl Crawl for HttpIndexCrawler {
@@ -123,7 +106,7 @@ impl Crawl for HttpIndexCrawler {
         if links.is_empty() {
             warn(&format!("no document links on {}", resp.url));
         }
-        let origin = origin_of(&resp.url);
+        let origin = origin_of(&resp.url).to_string();
         Ok(links
             .into_iter()
             .map(|(url, text)| {

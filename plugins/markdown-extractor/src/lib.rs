@@ -1,22 +1,10 @@
 //! markdown-extractor: Markdown and plain text into headings, body, tables, captions, equations.
 
 use mitra_plugin_sdk::extractor::{block, Block, BlockKind, Extract, Extraction};
+use mitra_plugin_sdk::text::is_caption_start;
 
 /// The plugin.
 pub struct MarkdownExtractor;
-
-fn is_caption(p: &str) -> bool {
-    let mut words = p.split_whitespace();
-    let (Some(first), Some(second)) = (words.next(), words.next()) else {
-        return false;
-    };
-    matches!(first, "Figure" | "Fig." | "Table")
-        && second
-            .trim_end_matches([':', '.'])
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric())
-        && second.ends_with([':', '.'])
-}
 
 /// Splits Markdown (or plain text) into blocks in document order.
 pub fn markdown_blocks(text: &str) -> Vec<Block> {
@@ -44,7 +32,7 @@ pub fn markdown_blocks(text: &str) -> Vec<Block> {
         if p.is_empty() {
             return;
         }
-        let kind = if is_caption(&p) {
+        let kind = if is_caption_start(&p) {
             BlockKind::Caption
         } else {
             BlockKind::Body

@@ -300,11 +300,8 @@ pub fn resolve_url(base: &str, href: &str) -> Option<String> {
     if let Some(rest) = href.strip_prefix("//") {
         return Some(normalise(&format!("{scheme}://{rest}")));
     }
-    let host_end = base[scheme_end..]
-        .find('/')
-        .map(|p| p + scheme_end)
-        .unwrap_or(base.len());
-    let origin = &base[..host_end];
+    let origin = origin_of(base);
+    let host_end = origin.len();
     if href.starts_with('/') {
         return Some(normalise(&format!("{origin}{href}")));
     }
@@ -316,15 +313,24 @@ pub fn resolve_url(base: &str, href: &str) -> Option<String> {
     Some(normalise(&format!("{origin}{dir}{href}")))
 }
 
-fn normalise(url: &str) -> String {
+/// `scheme://host[:port]` of an absolute URL ("" if it has no `://`).
+pub fn origin_of(url: &str) -> &str {
     let Some(se) = url.find("://") else {
-        return url.to_string();
+        return "";
     };
     let start = se + 3;
-    let host_end = url[start..]
-        .find('/')
+    let end = url[start..]
+        .find(['/', '?', '#'])
         .map(|p| p + start)
         .unwrap_or(url.len());
+    &url[..end]
+}
+
+fn normalise(url: &str) -> String {
+    let host_end = origin_of(url).len();
+    if host_end == 0 {
+        return url.to_string();
+    }
     let (path, query) = match url[host_end..].find('?') {
         Some(q) => (&url[host_end..host_end + q], &url[host_end + q..]),
         None => (&url[host_end..], ""),
@@ -377,5 +383,8 @@ mod tests {
         assert_eq!(resolve_url(b, "https://e/f").unwrap(), "https://e/f");
         assert_eq!(resolve_url(b, "mailto:x@y"), None);
         assert_eq!(resolve_url(b, "#top"), None);
+        assert_eq!(origin_of(b), "http://h:8080");
+        assert_eq!(origin_of("https://x.org?q"), "https://x.org");
+        assert_eq!(origin_of("relative/path"), "");
     }
 }

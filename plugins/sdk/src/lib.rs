@@ -5,6 +5,7 @@
 //! calls `extractor::export_extractor!`. Host calls (log, clock, http, files, ocr) are in the world module.
 
 pub mod html;
+pub mod text;
 
 // A component embeds the type information of every world its crate links, so a plugin enables
 // exactly one of the features; build plugins one package at a time (`cargo build -p NAME`), as

@@ -3,47 +3,7 @@
 use super::segments::{count_chars, OLine, Seg};
 use super::{join_line, LBlock};
 use crate::Kind;
-
-/// Whether `t` starts like a caption: "Figure 3:", "Fig. 2.", "Table 1:", "Tab. 4.".
-pub fn is_caption_start(t: &str) -> bool {
-    let t = t.trim_start();
-    for p in [
-        "Figure", "FIGURE", "Fig.", "FIG.", "Fig", "Table", "TABLE", "Tab.",
-    ] {
-        let Some(rest) = t.strip_prefix(p) else {
-            continue;
-        };
-        let rest = rest.trim_start();
-        let mut chars = rest.chars().peekable();
-        if chars.peek().is_some_and(|c| c.is_ascii_uppercase()) {
-            chars.next(); // appendix tables: "Table A1:"
-        }
-        let mut digits = 0;
-        while chars
-            .peek()
-            .is_some_and(|c| c.is_ascii_digit() || *c == '.')
-        {
-            if chars.peek().is_some_and(char::is_ascii_digit) {
-                digits += 1;
-            }
-            let c = chars.next();
-            if c == Some('.') && !chars.peek().is_some_and(char::is_ascii_digit) {
-                // "Fig. 2." — the dot ends the number.
-                return digits > 0;
-            }
-        }
-        if digits == 0 {
-            continue;
-        }
-        if chars.peek().is_some_and(|c| c.is_ascii_lowercase()) {
-            chars.next(); // "Figure 2a:"
-        }
-        if matches!(chars.next(), Some(':') | Some('.')) {
-            return true;
-        }
-    }
-    false
-}
+use mitra_plugin_sdk::text::is_caption_start;
 
 pub(super) fn eq_number(t: &str) -> bool {
     let t = t.trim();

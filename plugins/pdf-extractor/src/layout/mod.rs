@@ -16,7 +16,7 @@ use furniture::{find_furniture, Band, PageSegs};
 use order::Order;
 use segments::{segments, OLine, Seg};
 
-pub use classify::is_caption_start;
+pub use mitra_plugin_sdk::text::is_caption_start;
 
 /// The text runs of one page.
 #[derive(Clone, Debug)]
