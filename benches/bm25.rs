@@ -19,7 +19,7 @@ use mitra::config::Config;
 use mitra::index::{Bm25Index, Bm25Params};
 use mitra::ingest::{sha256_hex, Ingestor, SourceDoc};
 use mitra::store::Store;
-use mitra::{beir, pg, sql};
+use mitra::{beir, sql};
 
 struct Args {
     dataset: Option<PathBuf>,
@@ -185,21 +185,7 @@ async fn main() {
     // Over pgwire: one client, extended protocol, prepared statement.
     let index = Arc::new(index);
     let ctx = sql::build_session(&cfg, index.clone()).await.unwrap();
-    let mut scfg = cfg.server.clone();
-    scfg.listen = "127.0.0.1:0".into();
-    let server = pg::Server::bind(ctx, &scfg).await.unwrap();
-    let addr = server.local_addr();
-    tokio::spawn(server.run());
-    let (client, conn) = tokio_postgres::connect(
-        &format!(
-            "host=127.0.0.1 port={} dbname=mitra user=bench",
-            addr.port()
-        ),
-        tokio_postgres::NoTls,
-    )
-    .await
-    .unwrap();
-    tokio::spawn(conn);
+    let client = util::serve_and_connect(ctx, &cfg.server).await;
     let stmt = client
         .prepare("SELECT chunk_id, score FROM bm25($1, 10)")
         .await

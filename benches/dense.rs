@@ -21,8 +21,8 @@ use util::{peak_rss_mib, percentile, Lcg};
 
 use mitra::config::Config;
 use mitra::dense::{self, Embedder, VectorSearch};
+use mitra::sql;
 use mitra::store::{chunk_id, ChunkRow, DocumentRow, NewDocument};
-use mitra::{pg, sql};
 
 const QUESTIONS: &[&str] = &[
     "how is the muon momentum scale calibrated",
@@ -310,22 +310,7 @@ async fn generated(mut cfg: Config, n: usize) {
         );
     }
     // Over pgwire: tokio-postgres, extended protocol, bound parameters.
-    let mut scfg = cfg.server.clone();
-    scfg.listen = "127.0.0.1:0".into();
-    let server = pg::Server::bind(ctx, &scfg).await.unwrap();
-    let addr = server.local_addr();
-    tokio::spawn(server.run());
-    let (client, conn) = tokio_postgres::connect(
-        &format!(
-            "host={} port={} dbname=mitra user=bench",
-            addr.ip(),
-            addr.port()
-        ),
-        tokio_postgres::NoTls,
-    )
-    .await
-    .unwrap();
-    tokio::spawn(conn);
+    let client = util::serve_and_connect(ctx, &cfg.server).await;
     for f in ["dense", "hybrid"] {
         let stmt = client
             .prepare(&format!("SELECT chunk_id, score FROM {f}($1, $2)"))

@@ -45,3 +45,28 @@ pub fn peak_rss_mib() -> f64 {
         .map(|kb| kb / 1024.0)
         .unwrap_or(0.0)
 }
+
+/// Serves `ctx` over pgwire on an ephemeral loopback port and connects one tokio-postgres client.
+#[allow(dead_code)] // not every benchmark serves SQL
+pub async fn serve_and_connect(
+    ctx: datafusion::prelude::SessionContext,
+    server: &mitra::config::ServerConfig,
+) -> tokio_postgres::Client {
+    let mut scfg = server.clone();
+    scfg.listen = "127.0.0.1:0".into();
+    let server = mitra::pg::Server::bind(ctx, &scfg).await.unwrap();
+    let addr = server.local_addr();
+    tokio::spawn(server.run());
+    let (client, conn) = tokio_postgres::connect(
+        &format!(
+            "host={} port={} dbname=mitra user=bench",
+            addr.ip(),
+            addr.port()
+        ),
+        tokio_postgres::NoTls,
+    )
+    .await
+    .unwrap();
+    tokio::spawn(conn);
+    client
+}

@@ -183,6 +183,98 @@ async fn open(cfg: &Config) -> Result<(Store, Bm25Index), AppError> {
     Ok((store, index))
 }
 
+/// `--setting KEY=VALUE` pairs as a source's settings table.
+fn parse_settings(
+    settings: &[String],
+) -> Result<std::collections::BTreeMap<String, toml::Value>, AppError> {
+    settings
+        .iter()
+        .map(|kv| {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| AppError::Config(format!("--setting {kv:?}: expected KEY=VALUE")))?;
+            Ok((k.to_string(), toml::Value::String(v.to_string())))
+        })
+        .collect()
+}
+
+/// The `[[sources]]` named on the command line (`all`: every one).
+fn configured_sources(cfg: &Config, names: &[String]) -> Result<Vec<SourceConfig>, AppError> {
+    let selected: Vec<SourceConfig> = if names.iter().any(|s| s == "all") {
+        cfg.sources.clone()
+    } else {
+        names
+            .iter()
+            .map(|s| {
+                cfg.sources
+                    .iter()
+                    .find(|c| &c.name == s)
+                    .cloned()
+                    .ok_or_else(|| AppError::Config(format!("no [[sources]] entry named {s}")))
+            })
+            .collect::<Result<_, _>>()?
+    };
+    if selected.is_empty() {
+        return Err(AppError::Config("no sources configured".into()));
+    }
+    Ok(selected)
+}
+
+/// Ingests sources through their plugins (one `ingest_runs` row each): reports and seconds.
+async fn ingest_sources(
+    cfg: &Config,
+    sources: &[SourceConfig],
+    progress: bool,
+) -> Result<Vec<(mitra::pipeline::SourceReport, f64)>, AppError> {
+    let host = mitra::plugins::PluginHost::new(cfg)?;
+    let (mut store, mut index) = open(cfg).await?;
+    let mut out = Vec::new();
+    for src in sources {
+        let started = std::time::Instant::now();
+        let r = mitra::pipeline::ingest_source(&mut store, &mut index, cfg, &host, src, progress)
+            .await?;
+        out.push((r, started.elapsed().as_secs_f64()));
+    }
+    index.close_writer()?;
+    Ok(out)
+}
+
+/// `mitra plugins list`: every plugin with what it requests and what it is granted.
+fn list_plugins(cfg: &Config) -> Result<(), AppError> {
+    let host = mitra::plugins::PluginHost::new(cfg)?;
+    let rows: Vec<Vec<String>> = host
+        .registry()
+        .all()
+        .map(|p| {
+            let m = &p.manifest;
+            let granted = host
+                .effective(p)
+                .map(|e| e.describe())
+                .unwrap_or_else(|e| e.to_string());
+            vec![
+                m.name.clone(),
+                m.version.clone(),
+                m.api.clone(),
+                m.world.to_string(),
+                p.source.to_string(),
+                p.sha256[..12].to_string(),
+                m.capabilities.describe(),
+                granted,
+            ]
+        })
+        .collect();
+    let headers = [
+        "name", "version", "api", "world", "source", "sha256", "requests", "granted",
+    ]
+    .map(String::from);
+    print!("{}", table_fmt::render_rows(&headers, &rows));
+    for (name, e) in host.registry().refused() {
+        println!("refused {name}: {e}");
+    }
+    println!("(grants come from [plugins.grants.NAME]; a source also grants its crawler its own location at ingest)");
+    Ok(())
+}
+
 /// A source name from a location: the last path segment or the host.
 fn default_source_name(location: &str) -> String {
     let trimmed = location.trim_end_matches('/');
@@ -299,26 +391,21 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                 source,
             })?;
             // Through the plugin pipeline: dir-crawler, then the markdown extractor by media type.
-            let host = mitra::plugins::PluginHost::new(&cfg)?;
-            let (mut store, mut index) = open(&cfg).await?;
             let src = SourceConfig {
                 name: "demo-notes".into(),
                 crawler: "dir-crawler".into(),
                 location: folder.to_string_lossy().into(),
                 ..Default::default()
             };
-            let r =
-                mitra::pipeline::ingest_source(&mut store, &mut index, &cfg, &host, &src, false)
-                    .await?;
-            println!(
-                "Demo corpus: {} added, {} updated, {} unchanged, {} chunks",
-                r.run.added, r.run.updated, r.run.unchanged, r.run.chunks
-            );
-            for e in &r.errors {
-                eprintln!("  {e}");
+            for (r, _) in ingest_sources(&cfg, &[src], false).await? {
+                println!(
+                    "Demo corpus: {} added, {} updated, {} unchanged, {} chunks",
+                    r.run.added, r.run.updated, r.run.unchanged, r.run.chunks
+                );
+                for e in &r.errors {
+                    eprintln!("  {e}");
+                }
             }
-            drop(index);
-            drop(store);
             serve(&cfg, true).await
         }
         Command::Ingest {
@@ -334,48 +421,21 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             sources,
         } => {
             init_logs("warn");
+            let progress = !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
             if crawler.is_some() || !sources.is_empty() {
-                let mut selected: Vec<SourceConfig> = Vec::new();
-                if let (Some(crawler), Some(location)) = (crawler, source) {
-                    let mut table = std::collections::BTreeMap::new();
-                    for kv in settings {
-                        let (k, v) = kv.split_once('=').ok_or_else(|| {
-                            AppError::Config(format!("--setting {kv:?}: expected KEY=VALUE"))
-                        })?;
-                        table.insert(k.to_string(), toml::Value::String(v.to_string()));
-                    }
-                    selected.push(SourceConfig {
+                let selected = match (crawler, source) {
+                    (Some(crawler), Some(location)) => vec![SourceConfig {
                         name: name.unwrap_or_else(|| default_source_name(&location)),
                         crawler,
                         extractor,
                         location,
                         analysis_id,
-                        settings: table,
-                    });
-                } else if sources.iter().any(|s| s == "all") {
-                    selected = cfg.sources.clone();
-                } else {
-                    for s in &sources {
-                        let found = cfg.sources.iter().find(|c| &c.name == s).ok_or_else(|| {
-                            AppError::Config(format!("no [[sources]] entry named {s}"))
-                        })?;
-                        selected.push(found.clone());
-                    }
-                }
-                if selected.is_empty() {
-                    return Err(AppError::Config("no sources configured".into()));
-                }
-                let host = mitra::plugins::PluginHost::new(&cfg)?;
-                let (mut store, mut index) = open(&cfg).await?;
-                let progress = !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+                        settings: parse_settings(&settings)?,
+                    }],
+                    _ => configured_sources(&cfg, &sources)?,
+                };
                 let mut failed = false;
-                for src in &selected {
-                    let started = std::time::Instant::now();
-                    let r = mitra::pipeline::ingest_source(
-                        &mut store, &mut index, &cfg, &host, src, progress,
-                    )
-                    .await?;
-                    let secs = started.elapsed().as_secs_f64();
+                for (r, secs) in ingest_sources(&cfg, &selected, progress).await? {
                     let run = &r.run;
                     println!(
                         "source {}: {} in {secs:.1}s: {} listed, {} added, {} updated, {} unchanged, {} tombstoned, {} failed, {} chunks ({:.1} docs/s); run {}",
@@ -396,7 +456,6 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                     }
                     failed |= run.status == "failed";
                 }
-                index.close_writer()?;
                 if failed {
                     return Err(AppError::Config(
                         "a source listing failed; nothing of it was tombstoned (see ingest_runs)"
@@ -406,7 +465,6 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                 return Ok(());
             }
             let (mut store, mut index) = open(&cfg).await?;
-            let progress = !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let started = std::time::Instant::now();
             let report = match beir_dir {
                 Some(dir) => {
@@ -578,59 +636,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             action: PluginsCommand::List,
         } => {
             init_logs("warn");
-            let host = mitra::plugins::PluginHost::new(&cfg)?;
-            let mut rows = Vec::new();
-            for p in host.registry().all() {
-                let m = &p.manifest;
-                let req = &m.capabilities;
-                let mut requested = Vec::new();
-                if !req.http.is_empty() {
-                    requested.push(format!("http {}", req.http.join(",")));
-                }
-                if !req.secrets.is_empty() {
-                    requested.push(format!("secrets {}", req.secrets.join(",")));
-                }
-                if req.directory {
-                    requested.push("dir (ro)".into());
-                }
-                if req.ocr {
-                    requested.push("ocr".into());
-                }
-                let granted = host
-                    .effective(p)
-                    .map(|e| e.describe())
-                    .unwrap_or_else(|e| e.to_string());
-                rows.push(vec![
-                    m.name.clone(),
-                    m.version.clone(),
-                    m.api.clone(),
-                    m.world.to_string(),
-                    p.source.to_string(),
-                    p.sha256[..12].to_string(),
-                    if requested.is_empty() {
-                        "none".into()
-                    } else {
-                        requested.join("; ")
-                    },
-                    granted,
-                ]);
-            }
-            print!(
-                "{}",
-                table_fmt::render_rows(
-                    &[
-                        "name", "version", "api", "world", "source", "sha256", "requests",
-                        "granted"
-                    ]
-                    .map(String::from),
-                    &rows
-                )
-            );
-            for (name, e) in host.registry().refused() {
-                println!("refused {name}: {e}");
-            }
-            println!("(grants come from [plugins.grants.NAME]; a source also grants its crawler its own location at ingest)");
-            Ok(())
+            list_plugins(&cfg)
         }
         Command::Models { action } => {
             init_logs("info");

@@ -56,7 +56,7 @@ impl SecretValue {
 
 /// What the HTTP import of one plugin instance may do.
 pub struct HttpCtx {
-    caps: Effective,
+    caps: Arc<Effective>,
     secrets: HashMap<String, SecretValue>,
     limits: Arc<Limits>,
 }
@@ -76,7 +76,7 @@ const RESERVED: [&str; 8] = [
 impl HttpCtx {
     /// A context for one plugin's effective capabilities and resolved secrets.
     pub fn new(
-        caps: Effective,
+        caps: Arc<Effective>,
         secrets: HashMap<String, SecretValue>,
         limits: Arc<Limits>,
     ) -> Self {

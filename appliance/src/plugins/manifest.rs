@@ -50,6 +50,30 @@ pub struct Requested {
     pub ocr: bool,
 }
 
+impl Requested {
+    /// One line for `mitra plugins list`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.http.is_empty() {
+            parts.push(format!("http {}", self.http.join(",")));
+        }
+        if !self.secrets.is_empty() {
+            parts.push(format!("secrets {}", self.secrets.join(",")));
+        }
+        if self.directory {
+            parts.push("dir (ro)".into());
+        }
+        if self.ocr {
+            parts.push("ocr".into());
+        }
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join("; ")
+        }
+    }
+}
+
 /// A plugin manifest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

@@ -137,11 +137,7 @@ impl Registry {
             }
             Err(e) => {
                 tracing::warn!("plugin refused: {e}");
-                let key = match &e {
-                    PluginError::HashMismatch { plugin, .. }
-                    | PluginError::ApiVersion { plugin, .. } => plugin.clone(),
-                    _ => label.to_string(),
-                };
+                let key = e.plugin().to_string();
                 self.refused.insert(key, e);
             }
         }

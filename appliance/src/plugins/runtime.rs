@@ -39,7 +39,7 @@ pub struct Limits {
     pub http_timeout: Duration,
     /// Redirects followed per request.
     pub max_redirects: u32,
-    /// Tesseract executable, language and deadline.
+    /// The Tesseract executable.
     pub ocr_command: String,
     /// Tesseract language(s).
     pub ocr_language: String,
@@ -222,11 +222,13 @@ impl PluginHost {
 
     /// What a plugin would get, without a run grant.
     pub fn effective(&self, info: &PluginInfo) -> Result<Effective, PluginError> {
-        effective(&info.manifest, &self.cfg, &RunGrant::default()).map_err(|message| {
-            PluginError::Manifest {
-                plugin: info.manifest.name.clone(),
-                message,
-            }
+        self.effective_with(info, &RunGrant::default())
+    }
+
+    fn effective_with(&self, info: &PluginInfo, run: &RunGrant) -> Result<Effective, PluginError> {
+        effective(&info.manifest, &self.cfg, run).map_err(|message| PluginError::Manifest {
+            plugin: info.manifest.name.clone(),
+            message,
         })
     }
 
@@ -267,11 +269,7 @@ impl PluginHost {
                 wanted: world.to_string(),
             });
         }
-        let caps =
-            effective(&info.manifest, &self.cfg, run).map_err(|message| PluginError::Manifest {
-                plugin: name.into(),
-                message,
-            })?;
+        let caps = self.effective_with(info, run)?;
         let mut secrets = HashMap::new();
         for s in &caps.secrets {
             let sc = &self.cfg.secrets[s];
@@ -283,11 +281,11 @@ impl PluginHost {
                 })?,
             );
         }
-        let component = compile(info)?;
         let sh = shared().map_err(|message| PluginError::Host {
             plugin: name.into(),
             message,
         })?;
+        let component = compile(sh, info)?;
         let linker = match world {
             World::Crawler => &sh.crawler_linker,
             World::Extractor => &sh.extractor_linker,
@@ -302,24 +300,21 @@ impl PluginHost {
             World::Crawler => Pre::Crawler(crawler::CrawlerPre::new(pre).map_err(invalid)?),
             World::Extractor => Pre::Extractor(extractor::ExtractorPre::new(pre).map_err(invalid)?),
         };
+        let caps = Arc::new(caps);
         Ok(PluginInstance {
             name: name.into(),
             version: info.manifest.version.clone(),
             pre,
             http: Arc::new(HttpCtx::new(caps.clone(), secrets, self.limits.clone())),
-            caps: Arc::new(caps),
+            caps,
             limits: self.limits.clone(),
         })
     }
 }
 
 /// Compiles a plugin once per process (cached by its sha256).
-fn compile(info: &PluginInfo) -> Result<Component, PluginError> {
-    let name = info.manifest.name.clone();
-    let sh = shared().map_err(|message| PluginError::Host {
-        plugin: name.clone(),
-        message,
-    })?;
+fn compile(sh: &Shared, info: &PluginInfo) -> Result<Component, PluginError> {
+    let name = &info.manifest.name;
     if let Some(c) = sh.compiled.lock().expect("cache lock").get(&info.sha256) {
         return Ok(c.clone());
     }
@@ -409,24 +404,8 @@ impl PluginInstance {
         let state = store.into_data();
         let plugin = self.name.to_string();
         let call = call.to_string();
-        let value = match result {
-            Err(e) => return Err(classify(&plugin, &call, &state, &self.limits, e)),
-            Ok(Err(message)) => {
-                if let Some(what) = state.violations.first() {
-                    return Err(PluginError::Denied {
-                        plugin,
-                        call,
-                        what: what.clone(),
-                    });
-                }
-                return Err(PluginError::Failed {
-                    plugin,
-                    call,
-                    message,
-                });
-            }
-            Ok(Ok(v)) => v,
-        };
+        let returned = result.map_err(|e| classify(&plugin, &call, &state, &self.limits, e))?;
+        // A refused request fails the call whatever the guest made of the refusal.
         if let Some(what) = state.violations.first() {
             return Err(PluginError::Denied {
                 plugin,
@@ -434,6 +413,11 @@ impl PluginInstance {
                 what: what.clone(),
             });
         }
+        let value = returned.map_err(|message| PluginError::Failed {
+            plugin: plugin.clone(),
+            call: call.clone(),
+            message,
+        })?;
         let bytes = size(&value);
         if bytes > self.limits.max_output {
             return Err(PluginError::OutputTooLarge {
