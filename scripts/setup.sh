@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing Mitra needs on a fresh Debian machine (idempotent).
-# - protoc (Lance's build), the Postgres clients used by the tests (psql, JDBC, psycopg),
+# - protoc (Lance's build), the Postgres clients used by the tests (psql, JDBC, psycopg 3,
+#   psycopg2, asyncpg, SQLAlchemy with pandas),
 # - the wasm32-wasip2 target (the built-in plugins are compiled for it when mitra builds),
 # - Tesseract (OCR of image-only PDF pages) and poppler-utils (pdftoppm for the OCR test,
 #   pdftotext for the PDF benchmark).
@@ -26,9 +27,11 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-if [ "${MITRA_SETUP_CLIENTS:-1}" = 1 ] && ! python3 -c "import psycopg" 2>/dev/null; then
-  echo "setup: installing psycopg"
-  python3 -m pip install -q "psycopg[binary]>=3.1"
+# The Python driver matrix: psycopg 3, psycopg2, asyncpg, SQLAlchemy 2 with pandas.
+if [ "${MITRA_SETUP_CLIENTS:-1}" = 1 ] \
+  && ! python3 -c "import psycopg, psycopg2, asyncpg, sqlalchemy, pandas" 2>/dev/null; then
+  echo "setup: installing psycopg, psycopg2, asyncpg, sqlalchemy, pandas"
+  python3 -m pip install -q "psycopg[binary]>=3.1" psycopg2-binary asyncpg "sqlalchemy>=2" pandas
 fi
 command -v cargo >/dev/null || { echo "setup: cargo (Rust toolchain) is required" >&2; exit 1; }
 if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-wasip2; then

@@ -41,6 +41,56 @@ public class MitraJdbc {
             try (ResultSet rs = md.getTables(null, null, "%", new String[] {"TABLE"})) {
                 while (rs.next()) System.out.println("table " + rs.getString("TABLE_NAME"));
             }
+            // Column metadata as DBeaver and Metabase read it.
+            for (String t : new String[] {"chunks", "documents", "ingest_runs"}) {
+                try (ResultSet rs = md.getColumns(null, "public", t, "%")) {
+                    while (rs.next()) {
+                        System.out.println("column " + t + "." + rs.getString("COLUMN_NAME") + " "
+                            + rs.getString("TYPE_NAME") + " " + rs.getInt("DATA_TYPE"));
+                    }
+                }
+                // SELECT * on every table, every value read through its JDBC type.
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + t)) {
+                    ResultSetMetaData m = rs.getMetaData();
+                    while (rs.next()) {
+                        for (int i = 1; i <= m.getColumnCount(); i++) rs.getObject(i);
+                    }
+                }
+            }
+            try (ResultSet rs = md.getFunctions(null, null, "%")) {
+                while (rs.next()) System.out.println("function " + rs.getString("FUNCTION_NAME"));
+            }
+            // A timestamp parameter, and a fetch size (portal suspended and resumed).
+            try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM documents WHERE ingested_at > ?")) {
+                ps.setTimestamp(1, new Timestamp(1704067200000L));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getLong(1) != 5) throw new AssertionError("timestamp parameter");
+                }
+            }
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.setFetchSize(5);
+                int n = 0;
+                try (ResultSet rs = s.executeQuery("SELECT chunk_id, embedding FROM chunks")) {
+                    while (rs.next()) {
+                        Array a = rs.getArray(2);
+                        Float[] v = (Float[]) a.getArray();
+                        if (v.length != 16) throw new AssertionError("vector length");
+                        n++;
+                    }
+                }
+                System.out.println("fetched " + n + " rows in batches of 5");
+            }
+            c.commit();
+            c.setAutoCommit(true);
+            try (Statement s = c.createStatement()) {
+                s.execute("DROP TABLE documents");
+                throw new AssertionError("DROP must fail");
+            } catch (SQLException e) {
+                System.out.println("readonly " + e.getSQLState());
+                if (!"42501".equals(e.getSQLState())) throw e;
+            }
         }
         System.out.println("JDBC OK");
     }

@@ -1,4 +1,6 @@
-"""psycopg 3 client check for Mitra: server-side bound parameters, joins, SQLSTATEs."""
+"""psycopg 3 client check for Mitra: server-side bound parameters, joins, SQLSTATEs, every table
+in text and binary, timestamp and untyped NULL parameters, named cursors, COPY, refused writes."""
+import datetime
 import sys
 
 import psycopg
@@ -36,4 +38,43 @@ with psycopg.connect(f"host=127.0.0.1 port={port} dbname=mitra user=physicist") 
         raise AssertionError("unknown table must fail")
     except psycopg.errors.UndefinedTable as e:
         assert e.sqlstate == "42P01"
+    conn.rollback()
+    # Every table, text and binary results (vectors are real[] -> list of floats).
+    for table in ["documents", "chunks", "ingest_runs"]:
+        for binary in (False, True):
+            c2 = conn.cursor(binary=binary)
+            c2.execute(f"SELECT * FROM {table}")
+            c2.fetchall()
+    cur.execute("SELECT ingested_at FROM documents LIMIT 1")
+    ts = cur.fetchone()[0]
+    assert isinstance(ts, datetime.datetime) and ts.tzinfo is not None, ts
+    # A timestamptz parameter and an untyped NULL (psycopg sends NULL with type oid 0).
+    since = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
+    cur.execute("SELECT count(*) FROM documents WHERE ingested_at > %s", (since,))
+    assert cur.fetchone()[0] > 0
+    cur.execute("SELECT %s IS NULL", (None,))
+    assert cur.fetchone()[0] is True
+    cur.execute("SELECT count(*) FROM bm25(%s::text, %s::int)", ("muon", 3))
+    assert cur.fetchone()[0] == 3
+    # A named (server-side) cursor.
+    with conn.transaction():
+        named = conn.cursor(name="mitra_named")
+        named.execute("SELECT chunk_id, rank FROM bm25(%s, %s) ORDER BY rank", ("muon", 4))
+        first = named.fetchmany(2)
+        rest = named.fetchall()
+        assert len(first) == 2 and len(rest) == 2, (first, rest)
+        named.close()
+    # COPY TO STDOUT.
+    with cur.copy("COPY (SELECT doc_id, title FROM documents ORDER BY doc_id) TO STDOUT WITH (FORMAT csv)") as copy:
+        data = b"".join(bytes(b) for b in copy)
+    assert data.count(b"\n") == 5, data
+    # The SQL surface is read-only.
+    try:
+        cur.execute("DROP TABLE documents")
+        raise AssertionError("DROP must fail")
+    except psycopg.errors.InsufficientPrivilege as e:
+        assert e.sqlstate == "42501"
+    conn.rollback()
+    cur.execute("SELECT count(*) FROM documents")
+    assert cur.fetchone()[0] == 5
 print("psycopg OK")

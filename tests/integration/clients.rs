@@ -1,4 +1,5 @@
-//! Real client programs against a real server: psql, psycopg 3, the PostgreSQL JDBC driver.
+//! Real client programs against a real server: psql, psycopg 3, psycopg2, asyncpg,
+//! SQLAlchemy 2 with pandas, the PostgreSQL JDBC driver.
 //! Each runs where the client is installed (`.ci/run` installs all three); CI sets
 //! `MITRA_TEST_REQUIRE_CLIENTS=1` so that a missing client fails instead of skipping.
 
@@ -116,7 +117,7 @@ async fn jdbc_prepared_statements() {
         return skip("javac and libpostgresql-jdbc-java");
     }
     let dir = tempfile::tempdir().unwrap();
-    let cfg = common::demo_store(dir.path()).await;
+    let (cfg, _model) = crate::front::store_with_vectors(dir.path()).await;
     let addr = common::serve(&cfg).await;
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/MitraJdbc.java");
     let classes = dir.path().join("classes");
@@ -130,8 +131,79 @@ async fn jdbc_prepared_statements() {
     .unwrap();
     assert!(out.contains("JDBC OK"), "{out}");
     assert!(out.contains("sqlstate 22023"), "{out}");
+    for want in [
+        "column chunks.embedding _float4 2003",
+        "column documents.ingested_at timestamptz 93",
+        "function bm25",
+        "function hybrid",
+        "fetched 22 rows in batches of 5",
+        "readonly 42501",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
     assert!(
         out.contains("table chunks") && out.contains("table documents"),
         "{out}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_driver_matrix() {
+    let has = Command::new("python3")
+        .args(["-c", "import psycopg2, asyncpg, sqlalchemy, pandas, psycopg"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has {
+        return skip("python3 with psycopg2, asyncpg, sqlalchemy, pandas");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (cfg, _model) = crate::front::store_with_vectors(dir.path()).await;
+    let addr = common::serve(&cfg).await;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/python_matrix.py");
+    let port = addr.port().to_string();
+    let out =
+        tokio::task::spawn_blocking(move || run(Command::new("python3").arg(script).arg(port)))
+            .await
+            .unwrap();
+    for want in ["psycopg2 OK", "asyncpg OK", "sqlalchemy+pandas OK", "python matrix OK"] {
+        assert!(out.contains(want), "{want} missing:\n{out}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn psql_describes_vectors_and_lists_functions() {
+    if !common::has_program("psql") {
+        return skip("psql");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (cfg, _model) = crate::front::store_with_vectors(dir.path()).await;
+    let addr = common::serve(&cfg).await;
+    let conn = format!(
+        "host=127.0.0.1 port={} dbname=mitra user=physicist",
+        addr.port()
+    );
+    let out = tokio::task::spawn_blocking(move || {
+        run(Command::new("psql")
+            .arg(&conn)
+            .args(["-X", "-v", "ON_ERROR_STOP=1"])
+            .args(["-c", "\\d chunks"])
+            .args(["-c", "\\d documents"])
+            .args(["-c", "\\df"])
+            .args(["-c", "SELECT * FROM chunks LIMIT 2"])
+            .args(["-c", "\\copy (SELECT doc_id FROM documents) TO STDOUT"])
+            .args(["-c", "SELECT proname, pg_get_function_arguments(oid) FROM pg_proc WHERE proname = 'bm25'"]))
+    })
+    .await
+    .unwrap();
+    for want in [
+        "real[]",
+        "timestamp with time zone",
+        "bm25",
+        "hybrid",
+        "TABLE(chunk_id text, doc_id text, score real, rank bigint)",
+        "query text, k bigint",
+        "demo-notes/zjets-met.md",
+    ] {
+        assert!(out.contains(want), "psql output lacks {want:?}:\n{out}");
+    }
 }

@@ -7,6 +7,59 @@ use pgwire::error::{ErrorInfo, PgWireError};
 
 use crate::sql::SqlFnError;
 
+/// Errors of the wire front itself (policy, protocol, unsupported requests), each with its SQLSTATE.
+#[derive(Debug, thiserror::Error)]
+pub enum FrontError {
+    /// The SQL surface is read-only: the statement would write or reach the server's files.
+    #[error("permission denied: Mitra's SQL surface is read-only ({0} is not allowed)")]
+    ReadOnly(String),
+    /// A setting clients may not change.
+    #[error("permission denied to set parameter \"{0}\"")]
+    Setting(String),
+    /// A valid request Mitra does not implement.
+    #[error("not supported: {0}")]
+    NotSupported(String),
+    /// A malformed or out-of-sequence protocol message.
+    #[error("protocol violation: {0}")]
+    Protocol(String),
+    /// The statement ran past `statement_timeout`.
+    #[error("canceling statement due to statement timeout")]
+    Timeout,
+    /// A cursor or prepared statement that does not exist.
+    #[error("{0}")]
+    UndefinedObject(String),
+    /// More `$n` parameters than the protocol can bind.
+    #[error("too many parameters: at most 65535 are allowed")]
+    TooManyParameters,
+    /// A transaction command outside a transaction block.
+    #[error("{0} can only be used in transaction blocks")]
+    NoTransaction(&'static str),
+    /// Other statements are ignored until the failed transaction block ends.
+    #[error("current transaction is aborted, commands ignored until end of transaction block")]
+    InFailedTransaction,
+}
+
+impl FrontError {
+    /// The SQLSTATE this error maps to.
+    pub fn sqlstate(&self) -> &'static str {
+        match self {
+            FrontError::ReadOnly(_) | FrontError::Setting(_) => "42501",
+            FrontError::NotSupported(_) => "0A000",
+            FrontError::Protocol(_) => "08P01",
+            FrontError::Timeout => "57014",
+            FrontError::UndefinedObject(_) => "34000",
+            FrontError::InFailedTransaction => "25P02",
+            FrontError::NoTransaction(_) => "25P01",
+            FrontError::TooManyParameters => "54023",
+        }
+    }
+
+    /// As a pgwire error (sent to the client as an ErrorResponse).
+    pub fn into_pg(self) -> PgWireError {
+        PgWireError::UserError(Box::new(info(self.sqlstate(), self.to_string())))
+    }
+}
+
 /// Rewrites API errors into Postgres errors with a SQLSTATE before they are sent.
 pub struct SqlStateErrors;
 
@@ -41,6 +94,9 @@ pub fn error_info(error: &PgWireError) -> Option<ErrorInfo> {
     if let Some(f) = inner.downcast_ref::<SqlFnError>() {
         return Some(info(f.sqlstate(), f.to_string()));
     }
+    if let Some(f) = inner.downcast_ref::<FrontError>() {
+        return Some(info(f.sqlstate(), f.to_string()));
+    }
     Some(info("XX000", inner.to_string()))
 }
 
@@ -53,6 +109,9 @@ pub fn classify(e: &DataFusionError) -> (&'static str, String) {
             }
             if let Some(df) = inner.downcast_ref::<DataFusionError>() {
                 return classify(df);
+            }
+            if let Some(f) = inner.downcast_ref::<FrontError>() {
+                return (f.sqlstate(), f.to_string());
             }
             ("XX000", inner.to_string())
         }

@@ -1,45 +1,103 @@
-//! Simple and extended query handling over the DataFusion session.
+//! Simple and extended query handling over one connection's DataFusion session: the read-only
+//! guard, session commands, cursors, `COPY ... TO STDOUT`, parameters bound before planning.
 use datafusion_postgres::arrow_pg;
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
+use arrow_schema::SchemaRef;
 use async_trait::async_trait;
-use datafusion::logical_expr::LogicalPlan;
+use datafusion::common::{DFSchema, ParamValues};
+use datafusion::dataframe::DataFrame;
+use datafusion::logical_expr::{EmptyRelation, LogicalPlan};
 use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::Statement as DfStatement;
-use datafusion::sql::sqlparser::ast::Statement;
+use datafusion::sql::sqlparser::ast::{CloseCursor, Statement};
 use datafusion_postgres::datafusion_pg_catalog::sql::PostgresCompatibilityParser;
-use datafusion_postgres::hooks::cursor::CursorStatementHook;
 use datafusion_postgres::hooks::set_show::SetShowHook;
-use datafusion_postgres::hooks::transactions::TransactionStatementHook;
-use datafusion_postgres::{DfSessionService, QueryHook};
+use datafusion_postgres::hooks::{HookClient, QueryHook};
 use futures::Sink;
 use pgwire::api::portal::{Format, Portal};
 use pgwire::api::query::{ExtendedQueryHandler, SimpleQueryHandler};
-use pgwire::api::results::{FieldInfo, Response};
-use pgwire::api::stmt::QueryParser;
+use pgwire::api::results::{FieldInfo, Response, Tag};
+use pgwire::api::stmt::{QueryParser, StoredStatement};
 use pgwire::api::store::PortalStore;
 use pgwire::api::{ClientInfo, ClientPortalStore, Type};
 use pgwire::error::{PgWireError, PgWireResult};
+use pgwire::messages::extendedquery::Execute;
 use pgwire::messages::PgWireBackendMessage;
 use pgwire::types::format::FormatOptions;
 
-use super::params;
+use super::errors::FrontError;
+use super::{copy, guard, params, rewrite, wire_types};
 
 /// A prepared statement: its SQL, and (unless empty) its AST and plan with unbound parameters.
-/// This is the statement type of datafusion-postgres, so that its hooks (SET, SHOW, BEGIN,
-/// cursors) work unchanged.
+/// This is the statement type of datafusion-postgres, so that its hooks (SET, SHOW) work
+/// unchanged.
 pub type Prepared = (String, Option<(Statement, LogicalPlan)>);
 
 fn api_err(e: impl std::error::Error + Send + Sync + 'static) -> PgWireError {
     PgWireError::ApiError(Box::new(e))
 }
 
+/// The most `$n` parameters a statement may use (the Bind message's limit).
+const MAX_PARAMETERS: usize = u16::MAX as usize;
+/// The most rows one Execute returns before the portal is suspended.
+const MAX_ROWS_PER_EXECUTE: i32 = 65_536;
+
+/// A Bind's result formats must be one for all columns or one per column.
+fn check_result_formats(format: &Format, columns: usize) -> PgWireResult<()> {
+    match format {
+        Format::Individual(v) if v.len() > 1 && v.len() != columns => Err(FrontError::Protocol(
+            format!(
+                "bind message has {} result formats but query has {columns} columns",
+                v.len()
+            ),
+        )
+        .into_pg()),
+        _ => Ok(()),
+    }
+}
+
+/// Result schemas of this connection's open cursors (a FETCH is described by its cursor's).
+type Cursors = Arc<Mutex<HashMap<String, SchemaRef>>>;
+
 /// Parses and plans statements for the extended protocol.
 pub struct MitraParser {
     ctx: Arc<SessionContext>,
     sql_parser: PostgresCompatibilityParser,
     hooks: Vec<Arc<dyn QueryHook>>,
+    cursors: Cursors,
+}
+
+fn empty_plan(schema: Option<SchemaRef>) -> PgWireResult<LogicalPlan> {
+    let schema = match schema {
+        Some(s) => DFSchema::try_from(s.as_ref().clone()).map_err(api_err)?,
+        None => DFSchema::empty(),
+    };
+    Ok(LogicalPlan::EmptyRelation(EmptyRelation {
+        produce_one_row: false,
+        schema: Arc::new(schema),
+    }))
+}
+
+impl MitraParser {
+    /// Plans one checked, rewritten statement (parameters may still be unbound), with the
+    /// result column names of the original statement.
+    async fn plan(
+        &self,
+        statement: &Statement,
+        names: Option<&[Option<String>]>,
+    ) -> PgWireResult<LogicalPlan> {
+        let plan = self
+            .ctx
+            .state()
+            .statement_to_plan(DfStatement::Statement(Box::new(statement.clone())))
+            .await
+            .map_err(api_err)?;
+        guard::check_plan(&plan).map_err(FrontError::into_pg)?;
+        wire_types::rename(plan, names).map_err(api_err)
+    }
 }
 
 #[async_trait]
@@ -68,22 +126,53 @@ impl QueryParser for MitraParser {
                 ),
             )));
         }
-        let statement = statements.remove(0);
-        for hook in &self.hooks {
-            if let Some(plan) = hook
-                .handle_extended_parse_query(&statement, &self.ctx, client)
-                .await
-            {
-                return Ok((statement.to_string(), Some((statement, plan?))));
-            }
+        let mut statement = statements.remove(0);
+        guard::check_statement(&statement).map_err(FrontError::into_pg)?;
+        if params::count(&statement) > MAX_PARAMETERS {
+            return Err(FrontError::TooManyParameters.into_pg());
         }
-        let plan = self
-            .ctx
-            .state()
-            .statement_to_plan(DfStatement::Statement(Box::new(statement.clone())))
-            .await
-            .map_err(api_err)?;
-        Ok((statement.to_string(), Some((statement, plan))))
+        let names = rewrite::pg_column_names(&statement);
+        let original = statement.clone();
+        rewrite::session_functions(&mut statement, client);
+        rewrite::show_as_query(&mut statement);
+        let text = original.to_string();
+        // Statements answered without planning get a plan that only carries their result shape.
+        let plan = match &statement {
+            Statement::Fetch { name, .. } => {
+                let schema = self.cursors.lock().ok().and_then(|c| c.get(&name.value).cloned());
+                empty_plan(schema)?
+            }
+            Statement::Copy { .. }
+            | Statement::Declare { .. }
+            | Statement::Close { .. }
+            | Statement::StartTransaction { .. }
+            | Statement::Commit { .. }
+            | Statement::Rollback { .. }
+            | Statement::Savepoint { .. }
+            | Statement::ReleaseSavepoint { .. }
+            | Statement::Deallocate { .. }
+            | Statement::Discard { .. }
+            | Statement::Reset(_)
+            | Statement::UNLISTEN { .. } => empty_plan(None)?,
+            _ => {
+                let mut hooked = None;
+                for hook in &self.hooks {
+                    if let Some(plan) = hook
+                        .handle_extended_parse_query(&statement, &self.ctx, client)
+                        .await
+                    {
+                        hooked = Some(plan?);
+                        break;
+                    }
+                }
+                match hooked {
+                    Some(p) => p,
+                    None => self.plan(&statement, names.as_deref()).await?,
+                }
+            }
+        };
+        // The original statement is kept: execution binds and rewrites it again.
+        Ok((text, Some((original, plan))))
     }
 
     fn get_parameter_types(&self, stmt: &Prepared) -> PgWireResult<Vec<Type>> {
@@ -105,9 +194,13 @@ impl QueryParser for MitraParser {
         format: Option<&Format>,
     ) -> PgWireResult<Vec<FieldInfo>> {
         match &stmt.1 {
-            Some((_, plan)) if !matches!(plan, LogicalPlan::Ddl(_) | LogicalPlan::Dml(_)) => {
+            Some((_, plan)) => {
+                let schema = wire_types::wire_schema(plan.schema().as_arrow());
+                if let Some(f) = format {
+                    check_result_formats(f, schema.fields().len())?;
+                }
                 arrow_pg::datatypes::arrow_schema_to_pg_fields(
-                    plan.schema().as_arrow(),
+                    &schema,
                     format.unwrap_or(&Format::UnifiedText),
                     None,
                 )
@@ -117,34 +210,162 @@ impl QueryParser for MitraParser {
     }
 }
 
-/// The query service: simple protocol via datafusion-postgres, extended protocol with bound
-/// parameters substituted before planning (so they work inside table-function arguments).
+/// The query service of one connection: its own DataFusion session (settings, cursors and
+/// prepared statements are per connection), over tables shared read-only with every other.
 pub struct MitraService {
     ctx: Arc<SessionContext>,
-    simple: DfSessionService,
     parser: Arc<MitraParser>,
     hooks: Vec<Arc<dyn QueryHook>>,
+    cursors: Cursors,
 }
 
 impl MitraService {
-    /// Creates the service over a session.
+    /// Creates the service over a connection's session.
     pub fn new(ctx: Arc<SessionContext>) -> Self {
         let hooks: Vec<Arc<dyn QueryHook>> = vec![
             Arc::new(super::session_cmds::SessionCommandsHook),
-            Arc::new(CursorStatementHook),
             Arc::new(SetShowHook),
-            Arc::new(TransactionStatementHook),
         ];
+        let cursors = Cursors::default();
         Self {
-            simple: DfSessionService::new_with_hooks(ctx.clone(), hooks.clone()),
             parser: Arc::new(MitraParser {
                 ctx: ctx.clone(),
                 sql_parser: PostgresCompatibilityParser::new(),
                 hooks: hooks.clone(),
+                cursors: cursors.clone(),
             }),
             ctx,
             hooks,
+            cursors,
         }
+    }
+
+    /// Runs one statement whose parameters are bound: hooks, cursors, COPY, or plan and execute.
+    async fn execute(
+        &self,
+        client: &mut dyn HookClient,
+        mut statement: Statement,
+        format: &Format,
+    ) -> PgWireResult<Response> {
+        guard::check_statement(&statement).map_err(FrontError::into_pg)?;
+        if let Some(resp) = super::session_cmds::transaction_gate(&statement, client) {
+            return resp;
+        }
+        let names = rewrite::pg_column_names(&statement);
+        rewrite::session_functions(&mut statement, client);
+        rewrite::show_as_query(&mut statement);
+        for hook in &self.hooks {
+            if let Some(resp) = hook
+                .handle_simple_query(&statement, &self.ctx, client)
+                .await
+            {
+                return resp;
+            }
+        }
+        match &statement {
+            Statement::Copy { .. } => {
+                let (query, options) = copy::query_of(&statement).map_err(FrontError::into_pg)?;
+                let df = self.run_query(client, &query, None).await?;
+                return copy::copy_out(df, &options).await;
+            }
+            Statement::Declare { stmts } => {
+                for d in stmts {
+                    self.declare(client, d).await?;
+                }
+                return Ok(Response::Execution(Tag::new("DECLARE CURSOR")));
+            }
+            Statement::Fetch { name, .. } => {
+                if !client.portal_store().get_portal(&name.value).is_some() {
+                    return Err(FrontError::UndefinedObject(format!(
+                        "cursor \"{}\" does not exist",
+                        name.value
+                    ))
+                    .into_pg());
+                }
+            }
+            Statement::Close { cursor } => {
+                if let Ok(mut c) = self.cursors.lock() {
+                    match cursor {
+                        CloseCursor::All => c.clear(),
+                        CloseCursor::Specific { name } => {
+                            c.remove(&name.value);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        if matches!(statement, Statement::Fetch { .. } | Statement::Close { .. }) {
+            let hook = datafusion_postgres::hooks::cursor::CursorStatementHook;
+            if let Some(resp) = hook
+                .handle_simple_query(&statement, &self.ctx, client)
+                .await
+            {
+                return resp;
+            }
+        }
+        let df = self.run_query(client, &statement, names.as_deref()).await?;
+        check_result_formats(format, df.schema().fields().len())?;
+        let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));
+        let resp = arrow_pg::datatypes::df::encode_dataframe(df, format, Some(opts)).await?;
+        Ok(Response::Query(resp))
+    }
+
+    /// Plans (checking the plan), executes and brings the result to wire types.
+    async fn run_query(
+        &self,
+        client: &dyn HookClient,
+        statement: &Statement,
+        names: Option<&[Option<String>]>,
+    ) -> PgWireResult<DataFrame> {
+        // Where datafusion-postgres' SET hook keeps `statement_timeout`.
+        let timeout = client
+            .metadata()
+            .get("statement_timeout_ms")
+            .and_then(|v| v.parse::<u64>().ok())
+            .filter(|ms| *ms > 0)
+            .map(std::time::Duration::from_millis);
+        let work = async {
+            let plan = self.parser.plan(statement, names).await?;
+            let df = self.ctx.execute_logical_plan(plan).await.map_err(api_err)?;
+            wire_types::normalize(df).map_err(api_err)
+        };
+        match timeout {
+            Some(t) => tokio::time::timeout(t, work)
+                .await
+                .map_err(|_| FrontError::Timeout.into_pg())?,
+            None => work.await,
+        }
+    }
+
+    /// `DECLARE name CURSOR FOR query`: runs the query and keeps its result as a portal.
+    async fn declare(
+        &self,
+        client: &mut dyn HookClient,
+        d: &datafusion::sql::sqlparser::ast::Declare,
+    ) -> PgWireResult<()> {
+        let (Some(name), Some(query)) = (d.names.first(), &d.for_query) else {
+            return Err(FrontError::NotSupported("DECLARE without CURSOR FOR query".into()).into_pg());
+        };
+        let df = self
+            .run_query(client, &Statement::Query(query.clone()), None)
+            .await?;
+        let schema: SchemaRef = Arc::new(df.schema().as_arrow().clone());
+        let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));
+        let resp =
+            arrow_pg::datatypes::df::encode_dataframe(df, &Format::UnifiedText, Some(opts)).await?;
+        let stored = Arc::new(StoredStatement::new(
+            name.value.clone(),
+            (query.to_string(), None),
+            vec![],
+        ));
+        let portal = Portal::new_cursor(name.value.clone(), stored);
+        portal.start(resp).await;
+        client.portal_store().put_portal(Arc::new(portal));
+        if let Ok(mut c) = self.cursors.lock() {
+            c.insert(name.value.clone(), schema);
+        }
+        Ok(())
     }
 }
 
@@ -158,7 +379,18 @@ impl SimpleQueryHandler for MitraService {
         PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
     {
         tracing::debug!(query, "simple query");
-        <DfSessionService as SimpleQueryHandler>::do_query(&self.simple, client, query).await
+        let statements = self.parser.sql_parser.parse(query).map_err(api_err)?;
+        if statements.is_empty() {
+            return Ok(vec![Response::EmptyQuery]);
+        }
+        let mut out = Vec::with_capacity(statements.len());
+        for statement in statements {
+            out.push(
+                self.execute(client, statement, &Format::UnifiedText)
+                    .await?,
+            );
+        }
+        Ok(out)
     }
 }
 
@@ -169,6 +401,23 @@ impl ExtendedQueryHandler for MitraService {
 
     fn query_parser(&self) -> Arc<MitraParser> {
         self.parser.clone()
+    }
+
+    /// Execute with a bounded row count: `max_rows` ≤ 0 means all rows (as in Postgres), and
+    /// a portal is suspended after at most [`MAX_ROWS_PER_EXECUTE`] rows.
+    async fn on_execute<C>(&self, client: &mut C, mut message: Execute) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: std::fmt::Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        message.max_rows = if message.max_rows <= 0 {
+            0
+        } else {
+            message.max_rows.min(MAX_ROWS_PER_EXECUTE)
+        };
+        self._on_execute(client, message).await
     }
 
     async fn do_query<C>(
@@ -187,43 +436,17 @@ impl ExtendedQueryHandler for MitraService {
             return Ok(Response::EmptyQuery);
         };
         tracing::debug!(query = %portal.statement.statement.0, "extended query");
-        let types = params::types(ast, plan);
-        let type_refs: Vec<Option<&arrow_schema::DataType>> =
-            types.iter().map(Option::as_ref).collect();
-        let values = arrow_pg::datatypes::df::deserialize_parameters(portal, &type_refs)?;
-        for hook in &self.hooks {
-            if let Some(resp) = hook
-                .handle_extended_query(ast, plan, &values, &self.ctx, client)
-                .await
-            {
-                return resp;
-            }
-        }
+        let values = params::decode(portal, ast, plan)?;
         let scalars: Vec<_> = match values {
-            datafusion::common::ParamValues::List(v) => v.into_iter().map(|s| s.value).collect(),
-            datafusion::common::ParamValues::Map(_) => vec![],
+            ParamValues::List(v) => v.into_iter().map(|s| s.value).collect(),
+            ParamValues::Map(_) => vec![],
         };
-        // Plan again at every execution: retrieval functions search at planning time, so a
-        // prepared statement reused after an ingest must not serve its Parse-time results.
+        // Bind and plan again at every execution: retrieval functions search at planning time,
+        // so a prepared statement reused after an ingest must not serve its Parse-time results.
         let mut bound = ast.clone();
-        params::bind(&mut bound, &scalars).map_err(|m| {
-            PgWireError::UserError(Box::new(pgwire::error::ErrorInfo::new(
-                "ERROR".into(),
-                "08P01".into(),
-                m,
-            )))
-        })?;
-        let plan = self
-            .ctx
-            .state()
-            .statement_to_plan(DfStatement::Statement(Box::new(bound)))
+        params::bind(&mut bound, &scalars)
+            .map_err(|m| FrontError::Protocol(m).into_pg())?;
+        self.execute(client, bound, &portal.result_column_format)
             .await
-            .map_err(api_err)?;
-        let df = self.ctx.execute_logical_plan(plan).await.map_err(api_err)?;
-        let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));
-        let resp =
-            arrow_pg::datatypes::df::encode_dataframe(df, &portal.result_column_format, Some(opts))
-                .await?;
-        Ok(Response::Query(resp))
     }
 }

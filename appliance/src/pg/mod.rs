@@ -1,12 +1,24 @@
 //! The Postgres wire protocol front end: startup/auth, query handlers, SQLSTATE mapping.
 
+mod catalog;
+mod copy;
 mod errors;
+mod frames;
+mod guard;
 mod handler;
 mod params;
+mod rewrite;
 mod session_cmds;
 mod startup;
+mod version;
+mod wire_types;
 
 use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Once;
+
+use futures::FutureExt;
 use std::sync::Arc;
 
 use datafusion::prelude::SessionContext;
@@ -17,7 +29,9 @@ use pgwire::api::{ConnectionManager, PgWireServerHandlers};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-pub use errors::{classify, error_info, SqlStateErrors};
+pub use catalog::{pg_type, MitraFunction, PgType, FUNCTIONS};
+pub use errors::{classify, error_info, FrontError, SqlStateErrors};
+pub use version::{server_version, version_string};
 pub use handler::MitraService;
 pub use startup::MitraStartup;
 
@@ -69,8 +83,15 @@ pub fn check_listen(addr: &SocketAddr, cfg: &ServerConfig) -> Result<(), AppErro
 /// A bound server, ready to accept connections.
 pub struct Server {
     listener: TcpListener,
-    handlers: Arc<MitraHandlers>,
+    base: SessionContext,
+    startup: Arc<MitraStartup>,
+    cancel: Arc<DefaultCancelHandler>,
     limiter: Option<Arc<Semaphore>>,
+}
+
+/// A connection's own session: the server's tables and functions, its own settings.
+fn connection_session(base: &SessionContext) -> SessionContext {
+    SessionContext::new_with_state(base.state())
 }
 
 impl Server {
@@ -84,20 +105,28 @@ impl Server {
         check_listen(&addr, cfg)?;
         setup_pg_catalog(&ctx, DATABASE, EmptyContextProvider)
             .map_err(|e| AppError::Server(format!("pg_catalog setup: {e}")))?;
+        catalog::install(&ctx, DATABASE)?;
+        // `information_schema` is Mitra's overlay (a schema of the catalog), not DataFusion's
+        // built-in one, which the session would otherwise answer first.
+        ctx.state_ref()
+            .write()
+            .config_mut()
+            .options_mut()
+            .catalog
+            .information_schema = false;
+        version::register(&ctx);
+        install_panic_hook();
         let listener = TcpListener::bind(addr)
             .await
             .map_err(|e| AppError::Server(format!("cannot listen on {addr}: {e}")))?;
         let manager = Arc::new(ConnectionManager::new());
-        let handlers = Arc::new(MitraHandlers {
-            service: Arc::new(MitraService::new(Arc::new(ctx))),
-            startup: Arc::new(MitraStartup::new(cfg.users.clone(), manager.clone())),
-            cancel: Arc::new(DefaultCancelHandler::new(manager)),
-        });
         let limiter =
             (cfg.max_connections > 0).then(|| Arc::new(Semaphore::new(cfg.max_connections)));
         Ok(Self {
             listener,
-            handlers,
+            base: ctx,
+            startup: Arc::new(MitraStartup::new(cfg.users.clone(), manager.clone())),
+            cancel: Arc::new(DefaultCancelHandler::new(manager)),
             limiter,
         })
     }
@@ -129,14 +158,63 @@ impl Server {
                 },
                 None => None,
             };
-            let handlers = self.handlers.clone();
+            let handlers = Arc::new(MitraHandlers {
+                service: Arc::new(MitraService::new(Arc::new(connection_session(&self.base)))),
+                startup: self.startup.clone(),
+                cancel: self.cancel.clone(),
+            });
             tokio::spawn(async move {
                 let _permit = permit;
                 tracing::debug!(%peer, "connection");
-                if let Err(e) = pgwire::tokio::process_socket(socket, None, handlers).await {
-                    tracing::debug!(%peer, error = %e, "connection ended with error");
+                let session = SESSION.scope(
+                    peer,
+                    AssertUnwindSafe(frames::serve(socket, peer, handlers)).catch_unwind(),
+                );
+                match session.await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => tracing::debug!(%peer, error = %e, "connection ended with error"),
+                    // Logged once, in one line, by the panic hook; only this client is affected.
+                    Err(_) => tracing::debug!(%peer, "connection closed after a panic"),
                 }
             });
         }
     }
+}
+
+tokio::task_local! {
+    /// The peer of the connection a task serves (for the panic hook's log line).
+    static SESSION: SocketAddr;
+}
+
+static PANICS: AtomicU64 = AtomicU64::new(0);
+
+/// Panics caught in connection tasks since the process started.
+pub fn connection_panics() -> u64 {
+    PANICS.load(Ordering::Relaxed)
+}
+
+/// A panic inside a connection task is logged in one line with its session (no backtrace);
+/// the task's `catch_unwind` closes that connection only. Other panics keep the default hook.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| match SESSION.try_with(|p| *p) {
+            Ok(peer) => {
+                PANICS.fetch_add(1, Ordering::Relaxed);
+                let message = info
+                    .payload()
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                let location = info
+                    .location()
+                    .map(|l| format!("{}:{}", l.file(), l.line()))
+                    .unwrap_or_default();
+                tracing::error!(%peer, %location, %message, "panic in a connection task; connection closed");
+            }
+            Err(_) => default(info),
+        }));
+    });
 }

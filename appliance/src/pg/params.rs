@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use arrow_schema::DataType;
-use datafusion::common::ScalarValue;
+use datafusion::common::{ParamValues, ScalarValue};
+use pgwire::api::portal::Portal;
+use pgwire::error::PgWireResult;
 use datafusion::logical_expr::LogicalPlan;
 use datafusion::sql::sqlparser::ast::{
     visit_expressions, visit_expressions_mut, Expr, FunctionArg, FunctionArgExpr,
@@ -40,7 +42,15 @@ struct TableFnTypes(HashMap<usize, DataType>);
 impl TableFnTypes {
     fn record(&mut self, sig: &TableFnSignature, args: &[FunctionArg]) {
         for (i, a) in args.iter().enumerate() {
-            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v))) = a {
+            let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a else {
+                continue;
+            };
+            let mut e = e;
+            // `$1` or `$1::text`: the argument's declared type.
+            while let Expr::Cast { expr, .. } | Expr::Nested(expr) = e {
+                e = expr;
+            }
+            if let Expr::Value(v) = e {
                 if let (Some(p), Some(t)) = (placeholder_index(&v.value), sig.args.get(i)) {
                     self.0.insert(p, t.clone());
                 }
@@ -97,8 +107,52 @@ pub fn types(stmt: &Statement, plan: &LogicalPlan) -> Vec<Option<DataType>> {
         .collect()
 }
 
+/// Decodes a portal's parameters: types from the client, else Mitra's function signatures or
+/// DataFusion's inference, else text (Postgres' rule for parameters of unknown type, so an
+/// untyped NULL binds as NULL).
+pub fn decode<S: Clone>(
+    portal: &Portal<S>,
+    stmt: &Statement,
+    plan: &LogicalPlan,
+) -> PgWireResult<ParamValues> {
+    let mut types = types(stmt, plan);
+    types.resize(portal.parameter_len().max(types.len()), None);
+    let types: Vec<DataType> = types
+        .into_iter()
+        .map(|t| t.unwrap_or(DataType::Utf8))
+        .collect();
+    let refs: Vec<Option<&DataType>> = types.iter().map(Some).collect();
+    datafusion_postgres::arrow_pg::datatypes::df::deserialize_parameters(portal, &refs)
+}
+
+/// A temporal value as a typed SQL literal, e.g. `CAST('2024-01-01T00:00:00Z' AS TIMESTAMP)`.
+fn temporal_literal(v: &ScalarValue) -> Option<Expr> {
+    use datafusion::sql::sqlparser::ast::{CastKind, DataType as SqlType, TimezoneInfo};
+    let sql_type = match v.data_type() {
+        DataType::Timestamp(_, None) => SqlType::Timestamp(None, TimezoneInfo::None),
+        DataType::Timestamp(_, Some(_)) => SqlType::Timestamp(None, TimezoneInfo::WithTimeZone),
+        DataType::Date32 | DataType::Date64 => SqlType::Date,
+        DataType::Time32(_) | DataType::Time64(_) => SqlType::Time(None, TimezoneInfo::None),
+        _ => return None,
+    };
+    let arr = v.to_array().ok()?;
+    let text = arrow::util::display::array_value_to_string(&arr, 0).ok()?;
+    Some(Expr::Cast {
+        kind: CastKind::Cast,
+        expr: Box::new(Expr::value(Value::SingleQuotedString(text))),
+        data_type: sql_type,
+        array: false,
+        format: None,
+    })
+}
+
 /// A SQL literal for a bound value.
 fn literal(v: &ScalarValue) -> Expr {
+    if !v.is_null() {
+        if let Some(e) = temporal_literal(v) {
+            return e;
+        }
+    }
     let val = if v.is_null() {
         Value::Null
     } else {

@@ -5,7 +5,8 @@ use std::fmt::Debug;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use futures::Sink;
+use futures::{Sink, SinkExt};
+use pgwire::messages::startup::ParameterStatus;
 use pgwire::api::auth::cleartext::CleartextPasswordAuthStartupHandler;
 use pgwire::api::auth::noop::NoopStartupHandler;
 use pgwire::api::auth::{
@@ -27,6 +28,47 @@ impl NoopStartupHandler for NoAuth {
     fn connection_manager(&self) -> Option<Arc<ConnectionManager>> {
         Some(self.manager.clone())
     }
+
+    /// pgwire's no-auth path sends its default parameters; these override them (clients keep
+    /// the last value reported for a parameter).
+    async fn post_startup<C>(
+        &self,
+        client: &mut C,
+        _message: PgWireFrontendMessage,
+    ) -> PgWireResult<()>
+    where
+        C: ClientInfo + Sink<PgWireBackendMessage> + Unpin + Send,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        for (name, value) in overridden_parameters() {
+            client
+                .send(PgWireBackendMessage::ParameterStatus(ParameterStatus::new(
+                    name.into(),
+                    value,
+                )))
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+/// The startup parameters where Mitra differs from pgwire's defaults.
+fn overridden_parameters() -> [(&'static str, String); 3] {
+    [
+        ("server_version", super::version::server_version()),
+        ("is_superuser", "off".into()),
+        ("default_transaction_read_only", "on".into()),
+    ]
+}
+
+/// The parameters reported at startup.
+fn parameters() -> DefaultServerParameterProvider {
+    let mut p = DefaultServerParameterProvider::default();
+    p.server_version = super::version::server_version();
+    p.is_superuser = false;
+    p.default_transaction_read_only = true;
+    p
 }
 
 /// Passwords from the `[server.users]` config table.
@@ -59,10 +101,7 @@ impl MitraStartup {
             Self::NoAuth(NoAuth { manager })
         } else {
             Self::Password(Box::new(
-                CleartextPasswordAuthStartupHandler::new(
-                    ConfigUsers(users),
-                    DefaultServerParameterProvider::default(),
-                )
+                CleartextPasswordAuthStartupHandler::new(ConfigUsers(users), parameters())
                 .with_connection_manager(manager),
             ))
         }

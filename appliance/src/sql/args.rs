@@ -4,6 +4,7 @@ use arrow::array::Array;
 use arrow_array::RecordBatch;
 use arrow_schema::{DataType, Schema};
 use datafusion::catalog::Session;
+use datafusion::common::tree_node::TreeNode;
 use datafusion::common::{DFSchema, ScalarValue};
 use datafusion::logical_expr::Expr;
 
@@ -63,7 +64,11 @@ pub enum Arg {
 
 /// Evaluates a constant argument expression (literals, casts, arithmetic, concatenation).
 pub fn eval(session: &dyn Session, function: &'static str, expr: &Expr) -> Result<Arg, SqlFnError> {
-    if let Expr::Placeholder(_) = expr {
+    // `$1`, `$1::text`, `lower($1)`: known once the parameters are bound.
+    let has_placeholder = expr
+        .exists(|e| Ok(matches!(e, Expr::Placeholder(_))))
+        .unwrap_or(false);
+    if has_placeholder {
         return Ok(Arg::Placeholder);
     }
     if let Expr::Literal(v, _) = expr {

@@ -15,8 +15,10 @@ use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 
 pub use args::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
-pub use bm25_fn::Bm25Function;
-pub use dense_fn::{fuse, DenseFunction, DenseHandle, EmbedFunction, HybridFunction, HybridRow};
+pub use bm25_fn::{Bm25Function, RANKED_SCHEMA};
+pub use dense_fn::{
+    fuse, DenseFunction, DenseHandle, EmbedFunction, HybridFunction, HybridRow, HYBRID_SCHEMA,
+};
 pub use error::SqlFnError;
 pub use live_table::LiveLanceTable;
 pub use rrf_fn::RrfFunction;

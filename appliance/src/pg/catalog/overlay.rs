@@ -1,0 +1,591 @@
+//! Schema overlays over datafusion-pg-catalog's `pg_catalog` and DataFusion's
+//! `information_schema`: the same tables, with a few rewritten as they are read.
+
+use std::collections::HashMap;
+use std::fmt::Debug;
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
+use arrow::compute::concat_batches;
+use arrow::datatypes::{Int16Type, Int32Type};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use async_trait::async_trait;
+use datafusion::catalog::{CatalogProviderList, SchemaProvider, Session, TableProvider};
+use datafusion::datasource::{MemTable, TableType};
+use datafusion::error::{DataFusionError, Result};
+use datafusion::logical_expr::Expr;
+use datafusion::physical_plan::ExecutionPlan;
+use datafusion::scalar::ScalarValue;
+
+use super::functions::{MitraFunction, Returns, FUNCTIONS};
+use super::types::pg_type;
+
+/// Rows computed at scan time from other tables.
+#[async_trait]
+trait Rows: Send + Sync + Debug {
+    fn schema(&self) -> SchemaRef;
+    async fn rows(&self, state: &dyn Session) -> Result<RecordBatch>;
+}
+
+#[derive(Debug)]
+struct Computed<R>(R);
+
+#[async_trait]
+impl<R: Rows + 'static> TableProvider for Computed<R> {
+    fn schema(&self) -> SchemaRef {
+        self.0.schema()
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::View
+    }
+
+    async fn scan(
+        &self,
+        state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        _filters: &[Expr],
+        limit: Option<usize>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let batch = self.0.rows(state).await?;
+        MemTable::try_new(self.schema(), vec![vec![batch]])?
+            .scan(state, projection, &[], limit)
+            .await
+    }
+}
+
+/// All rows of a table, in its declared schema.
+async fn collect(table: &Arc<dyn TableProvider>, state: &dyn Session) -> Result<RecordBatch> {
+    let plan = table.scan(state, None, &[], None).await?;
+    let schema = plan.schema();
+    let batches = datafusion::physical_plan::collect(plan, state.task_ctx()).await?;
+    Ok(concat_batches(&schema, &batches)?)
+}
+
+fn column<'a>(batch: &'a RecordBatch, name: &str) -> Result<&'a ArrayRef> {
+    batch
+        .column_by_name(name)
+        .ok_or_else(|| DataFusionError::Internal(format!("catalog table lacks column {name}")))
+}
+
+fn strings(batch: &RecordBatch, name: &str) -> Result<Vec<Option<String>>> {
+    let a = arrow::compute::cast(column(batch, name)?, &DataType::Utf8)?;
+    Ok(a.as_string::<i32>()
+        .iter()
+        .map(|v| v.map(str::to_string))
+        .collect())
+}
+
+fn ints(batch: &RecordBatch, name: &str) -> Result<Vec<Option<i32>>> {
+    let a = arrow::compute::cast(column(batch, name)?, &DataType::Int32)?;
+    Ok(a.as_primitive::<Int32Type>().iter().collect())
+}
+
+/// Replaces named columns of a batch, casting each new column to the old one's type.
+fn replace(batch: &RecordBatch, new: Vec<(&str, ArrayRef)>) -> Result<RecordBatch> {
+    let schema = batch.schema();
+    let mut cols = batch.columns().to_vec();
+    for (name, arr) in new {
+        let (i, f) = schema
+            .column_with_name(name)
+            .ok_or_else(|| DataFusionError::Internal(format!("no column {name}")))?;
+        cols[i] = arrow::compute::cast(&arr, f.data_type())?;
+    }
+    Ok(RecordBatch::try_new(schema, cols)?)
+}
+
+/// Arrow schemas of the catalog's tables, looked up once per scan.
+struct Schemas<'a> {
+    catalogs: &'a Arc<dyn CatalogProviderList>,
+    catalog: &'a str,
+    cache: HashMap<(String, String), Option<SchemaRef>>,
+}
+
+impl<'a> Schemas<'a> {
+    fn new(catalogs: &'a Arc<dyn CatalogProviderList>, catalog: &'a str) -> Self {
+        Self {
+            catalogs,
+            catalog,
+            cache: HashMap::new(),
+        }
+    }
+
+    async fn field(&mut self, schema: &str, table: &str, column: &str) -> Option<Field> {
+        let key = (schema.to_string(), table.to_string());
+        if !self.cache.contains_key(&key) {
+            let found = match self
+                .catalogs
+                .catalog(self.catalog)
+                .and_then(|c| c.schema(schema))
+            {
+                Some(s) if !matches!(schema, "pg_catalog" | "information_schema") => {
+                    s.table(table).await.ok().flatten().map(|t| t.schema())
+                }
+                _ => None,
+            };
+            self.cache.insert(key.clone(), found);
+        }
+        self.cache
+            .get(&key)
+            .cloned()
+            .flatten()
+            .and_then(|s| s.field_with_name(column).ok().cloned())
+    }
+}
+
+/// `pg_catalog` with `pg_attribute` typed like the results and Mitra's rows in `pg_proc`.
+#[derive(Debug)]
+pub struct PgCatalogOverlay {
+    inner: Arc<dyn SchemaProvider>,
+    catalogs: Arc<dyn CatalogProviderList>,
+    catalog: String,
+}
+
+impl PgCatalogOverlay {
+    /// Wraps the catalog's `pg_catalog`.
+    pub fn new(
+        inner: Arc<dyn SchemaProvider>,
+        catalogs: Arc<dyn CatalogProviderList>,
+        catalog: &str,
+    ) -> Self {
+        Self {
+            inner,
+            catalogs,
+            catalog: catalog.to_string(),
+        }
+    }
+
+    async fn inner_table(&self, name: &str) -> Result<Arc<dyn TableProvider>> {
+        self.inner
+            .table(name)
+            .await?
+            .ok_or_else(|| DataFusionError::Internal(format!("pg_catalog.{name} missing")))
+    }
+}
+
+#[async_trait]
+impl SchemaProvider for PgCatalogOverlay {
+    fn table_names(&self) -> Vec<String> {
+        self.inner.table_names()
+    }
+
+    async fn table(&self, name: &str) -> Result<Option<Arc<dyn TableProvider>>> {
+        match name {
+            "pg_attribute" => {
+                let attributes = self.inner_table("pg_attribute").await?;
+                Ok(Some(Arc::new(Computed(Attributes {
+                    schema: attributes.schema(),
+                    attributes,
+                    classes: self.inner_table("pg_class").await?,
+                    namespaces: self.inner_table("pg_namespace").await?,
+                    catalogs: self.catalogs.clone(),
+                    catalog: self.catalog.clone(),
+                }))))
+            }
+            "pg_proc" => {
+                let procs = self.inner_table("pg_proc").await?;
+                Ok(Some(Arc::new(Computed(Procs {
+                    schema: all_nullable(&procs.schema()),
+                    procs,
+                    namespaces: self.inner_table("pg_namespace").await?,
+                }))))
+            }
+            _ => self.inner.table(name).await,
+        }
+    }
+
+    fn table_exist(&self, name: &str) -> bool {
+        self.inner.table_exist(name)
+    }
+}
+
+fn all_nullable(schema: &Schema) -> SchemaRef {
+    Arc::new(Schema::new(
+        schema
+            .fields()
+            .iter()
+            .map(|f| f.as_ref().clone().with_nullable(true))
+            .collect::<Vec<_>>(),
+    ))
+}
+
+#[derive(Debug)]
+struct Attributes {
+    schema: SchemaRef,
+    attributes: Arc<dyn TableProvider>,
+    classes: Arc<dyn TableProvider>,
+    namespaces: Arc<dyn TableProvider>,
+    catalogs: Arc<dyn CatalogProviderList>,
+    catalog: String,
+}
+
+#[async_trait]
+impl Rows for Attributes {
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    async fn rows(&self, state: &dyn Session) -> Result<RecordBatch> {
+        let attrs = collect(&self.attributes, state).await?;
+        let classes = collect(&self.classes, state).await?;
+        let namespaces = collect(&self.namespaces, state).await?;
+        let ns: HashMap<i32, String> = ints(&namespaces, "oid")?
+            .into_iter()
+            .zip(strings(&namespaces, "nspname")?)
+            .filter_map(|(o, n)| Some((o?, n?)))
+            .collect();
+        let rel: HashMap<i32, (String, String)> = ints(&classes, "oid")?
+            .into_iter()
+            .zip(strings(&classes, "relname")?)
+            .zip(ints(&classes, "relnamespace")?)
+            .filter_map(|((o, r), n)| Some((o?, (ns.get(&n?)?.clone(), r?))))
+            .collect();
+        let relids = ints(&attrs, "attrelid")?;
+        let names = strings(&attrs, "attname")?;
+        let old_types = ints(&attrs, "atttypid")?;
+        let old_len = arrow::compute::cast(column(&attrs, "attlen")?, &DataType::Int16)?;
+        let old_len = old_len.as_primitive::<Int16Type>();
+        let old_dims = ints(&attrs, "attndims")?;
+        let mut schemas = Schemas::new(&self.catalogs, &self.catalog);
+        let (mut types, mut lens, mut dims) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..attrs.num_rows() {
+            let field = match (relids[i].and_then(|r| rel.get(&r)), &names[i]) {
+                (Some((s, t)), Some(c)) => schemas.field(s, t, c).await,
+                _ => None,
+            };
+            match field {
+                Some(f) => {
+                    let t = pg_type(f.data_type());
+                    types.push(Some(t.oid));
+                    lens.push(Some(t.len));
+                    dims.push(Some(t.ndims));
+                }
+                None => {
+                    types.push(old_types[i]);
+                    lens.push(old_len.is_valid(i).then(|| old_len.value(i)));
+                    dims.push(old_dims[i]);
+                }
+            }
+        }
+        replace(
+            &attrs,
+            vec![
+                ("atttypid", Arc::new(arrow::array::Int32Array::from(types))),
+                ("attlen", Arc::new(arrow::array::Int16Array::from(lens))),
+                ("attndims", Arc::new(arrow::array::Int32Array::from(dims))),
+            ],
+        )
+    }
+}
+
+#[derive(Debug)]
+struct Procs {
+    schema: SchemaRef,
+    procs: Arc<dyn TableProvider>,
+    namespaces: Arc<dyn TableProvider>,
+}
+
+/// The value of one `pg_proc` column for a Mitra function, before casting to its type.
+fn proc_value(f: &MitraFunction, column: &str, public: i32) -> Option<ProcValue> {
+    let in_oids: Vec<i64> = f.args.iter().map(|(_, t)| i64::from(pg_type(&t()).oid)).collect();
+    let out: Vec<(String, i64)> = match f.returns {
+        Returns::Table(s) => s()
+            .fields()
+            .iter()
+            .map(|c| (c.name().clone(), i64::from(pg_type(c.data_type()).oid)))
+            .collect(),
+        Returns::Scalar(_) => vec![],
+    };
+    let set = matches!(f.returns, Returns::Table(_));
+    let text = |s: &str| Some(ProcValue::Text(s.to_string()));
+    match column {
+        "oid" => Some(ProcValue::Int(f.oid.into())),
+        "proname" | "prosrc" => text(f.name),
+        "pronamespace" => Some(ProcValue::Int(public.into())),
+        "proowner" => Some(ProcValue::Int(10)),
+        "prolang" => Some(ProcValue::Int(12)),
+        "procost" => Some(ProcValue::Int(1)),
+        "prorows" => Some(ProcValue::Int(if set { 1000 } else { 0 })),
+        "provariadic" | "prosupport" => Some(ProcValue::Int(0)),
+        "pronargdefaults" => Some(ProcValue::Int(f.defaults as i64)),
+        "prokind" => text("f"),
+        "prosecdef" | "proleakproof" => Some(ProcValue::Bool(false)),
+        "proisstrict" => Some(ProcValue::Bool(false)),
+        "proretset" => Some(ProcValue::Bool(set)),
+        "provolatile" | "proparallel" => text("s"),
+        "pronargs" => Some(ProcValue::Int(f.args.len() as i64)),
+        "prorettype" => Some(ProcValue::Int(f.result_oid().into())),
+        "proargtypes" => Some(ProcValue::Ints(in_oids)),
+        "proallargtypes" if set => Some(ProcValue::Ints(
+            in_oids.iter().copied().chain(out.iter().map(|o| o.1)).collect(),
+        )),
+        "proargmodes" if set => Some(ProcValue::Texts(
+            std::iter::repeat_n("i".to_string(), f.args.len())
+                .chain(std::iter::repeat_n("t".to_string(), out.len()))
+                .collect(),
+        )),
+        "proargnames" => Some(ProcValue::Texts(
+            f.args
+                .iter()
+                .map(|a| a.0.to_string())
+                .chain(out.iter().map(|o| o.0.clone()))
+                .collect(),
+        )),
+        _ => None,
+    }
+}
+
+enum ProcValue {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+    Ints(Vec<i64>),
+    Texts(Vec<String>),
+}
+
+impl ProcValue {
+    /// As a value of `dt` (NULL where the column's type cannot hold it).
+    fn to_scalar(&self, dt: &DataType) -> ScalarValue {
+        let null = ScalarValue::try_from(dt).unwrap_or(ScalarValue::Null);
+        let list = |items: Vec<ScalarValue>| -> Option<ScalarValue> {
+            let inner = match dt {
+                DataType::List(f) => f.data_type().clone(),
+                _ => return None,
+            };
+            let items: Option<Vec<ScalarValue>> =
+                items.iter().map(|v| v.cast_to(&inner).ok()).collect();
+            Some(ScalarValue::List(ScalarValue::new_list_nullable(&items?, &inner)))
+        };
+        let joined = |v: &[String]| format!("{{{}}}", v.join(","));
+        let v = match self {
+            ProcValue::Int(i) => ScalarValue::Int64(Some(*i)).cast_to(dt).ok(),
+            ProcValue::Bool(b) => ScalarValue::Boolean(Some(*b)).cast_to(dt).ok(),
+            ProcValue::Text(s) => ScalarValue::Utf8(Some(s.clone())).cast_to(dt).ok(),
+            ProcValue::Ints(v) => match dt {
+                DataType::List(_) => list(v.iter().map(|i| ScalarValue::Int64(Some(*i))).collect()),
+                DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {
+                    let s = v.iter().map(|i| i.to_string()).collect::<Vec<_>>();
+                    ScalarValue::Utf8(Some(s.join(" "))).cast_to(dt).ok()
+                }
+                _ => None,
+            },
+            ProcValue::Texts(v) => match dt {
+                DataType::List(_) => list(v.iter().map(|s| ScalarValue::Utf8(Some(s.clone()))).collect()),
+                DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {
+                    ScalarValue::Utf8(Some(joined(v))).cast_to(dt).ok()
+                }
+                _ => None,
+            },
+        };
+        v.unwrap_or(null)
+    }
+}
+
+/// The oid of a namespace.
+fn namespace_oid(namespaces: &RecordBatch, name: &str) -> Result<i32> {
+    Ok(ints(namespaces, "oid")?
+        .into_iter()
+        .zip(strings(namespaces, "nspname")?)
+        .find_map(|(o, n)| (n.as_deref() == Some(name)).then_some(o).flatten())
+        .unwrap_or(2200))
+}
+
+#[async_trait]
+impl Rows for Procs {
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    async fn rows(&self, state: &dyn Session) -> Result<RecordBatch> {
+        let procs = collect(&self.procs, state).await?;
+        let namespaces = collect(&self.namespaces, state).await?;
+        let public = namespace_oid(&namespaces, "public")?;
+        let procs = RecordBatch::try_new(self.schema.clone(), procs.columns().to_vec())?;
+        let mut cols: Vec<ArrayRef> = Vec::new();
+        for field in self.schema.fields() {
+            let values: Vec<ScalarValue> = FUNCTIONS
+                .iter()
+                .map(|f| match proc_value(f, field.name(), public) {
+                    Some(v) => v.to_scalar(field.data_type()),
+                    None => ScalarValue::try_from(field.data_type()).unwrap_or(ScalarValue::Null),
+                })
+                .collect();
+            let arr = ScalarValue::iter_to_array(values)?;
+            cols.push(arrow::compute::cast(&arr, field.data_type())?);
+        }
+        let ours = RecordBatch::try_new(self.schema.clone(), cols)?;
+        Ok(concat_batches(&self.schema, &[procs, ours])?)
+    }
+}
+
+/// `information_schema` with Postgres type names in `columns.data_type` and Mitra's table
+/// functions in `routines` (DataFusion's built-ins listed under `pg_catalog`).
+#[derive(Debug)]
+pub struct InformationSchemaOverlay {
+    inner: Arc<dyn SchemaProvider>,
+    catalogs: Arc<dyn CatalogProviderList>,
+    catalog: String,
+}
+
+impl InformationSchemaOverlay {
+    /// Wraps DataFusion's information schema.
+    pub fn new(
+        inner: Arc<dyn SchemaProvider>,
+        catalogs: Arc<dyn CatalogProviderList>,
+        catalog: &str,
+    ) -> Self {
+        Self {
+            inner,
+            catalogs,
+            catalog: catalog.to_string(),
+        }
+    }
+}
+
+#[async_trait]
+impl SchemaProvider for InformationSchemaOverlay {
+    fn table_names(&self) -> Vec<String> {
+        self.inner.table_names()
+    }
+
+    async fn table(&self, name: &str) -> Result<Option<Arc<dyn TableProvider>>> {
+        let Some(inner) = self.inner.table(name).await? else {
+            return Ok(None);
+        };
+        Ok(Some(match name {
+            "columns" => Arc::new(Computed(Columns {
+                inner,
+                catalogs: self.catalogs.clone(),
+                catalog: self.catalog.clone(),
+            })),
+            "routines" => Arc::new(Computed(Routines {
+                inner,
+                catalog: self.catalog.clone(),
+            })),
+            _ => inner,
+        }))
+    }
+
+    fn table_exist(&self, name: &str) -> bool {
+        self.inner.table_exist(name)
+    }
+}
+
+#[derive(Debug)]
+struct Columns {
+    inner: Arc<dyn TableProvider>,
+    catalogs: Arc<dyn CatalogProviderList>,
+    catalog: String,
+}
+
+#[async_trait]
+impl Rows for Columns {
+    fn schema(&self) -> SchemaRef {
+        self.inner.schema()
+    }
+
+    async fn rows(&self, state: &dyn Session) -> Result<RecordBatch> {
+        let cols = collect(&self.inner, state).await?;
+        let schemas_ = strings(&cols, "table_schema")?;
+        let tables = strings(&cols, "table_name")?;
+        let names = strings(&cols, "column_name")?;
+        let old = strings(&cols, "data_type")?;
+        let mut schemas = Schemas::new(&self.catalogs, &self.catalog);
+        let mut out = Vec::with_capacity(cols.num_rows());
+        for i in 0..cols.num_rows() {
+            let f = match (&schemas_[i], &tables[i], &names[i]) {
+                (Some(s), Some(t), Some(c)) => schemas.field(s, t, c).await,
+                _ => None,
+            };
+            out.push(match f {
+                Some(f) => Some(pg_type(f.data_type()).sql_name.to_string()),
+                None => old[i].clone(),
+            });
+        }
+        replace(
+            &cols,
+            vec![("data_type", Arc::new(arrow::array::StringArray::from(out)))],
+        )
+    }
+}
+
+#[derive(Debug)]
+struct Routines {
+    inner: Arc<dyn TableProvider>,
+    catalog: String,
+}
+
+#[async_trait]
+impl Rows for Routines {
+    fn schema(&self) -> SchemaRef {
+        self.inner.schema()
+    }
+
+    async fn rows(&self, state: &dyn Session) -> Result<RecordBatch> {
+        let rows = collect(&self.inner, state).await?;
+        let names = strings(&rows, "routine_name")?;
+        let ours = |n: &Option<String>| {
+            n.as_deref()
+                .and_then(|n| FUNCTIONS.iter().find(|f| f.name == n))
+        };
+        let schema_of = |n: &Option<String>| {
+            Some(if ours(n).is_some() { "public" } else { "pg_catalog" }.to_string())
+        };
+        let schemas: Vec<Option<String>> = names.iter().map(schema_of).collect();
+        let old_types = strings(&rows, "data_type")?;
+        let types: Vec<Option<String>> = names
+            .iter()
+            .zip(old_types)
+            .map(|(n, old)| match ours(n) {
+                Some(f) => Some(f.result()),
+                None => old,
+            })
+            .collect();
+        let schema_col: ArrayRef = Arc::new(arrow::array::StringArray::from(schemas));
+        let rows = replace(
+            &rows,
+            vec![
+                ("routine_schema", schema_col.clone()),
+                ("specific_schema", schema_col),
+                ("data_type", Arc::new(arrow::array::StringArray::from(types))),
+            ],
+        )?;
+        // Table functions are not in DataFusion's list: add them.
+        let listed: Vec<&str> = names.iter().flatten().map(String::as_str).collect();
+        let missing: Vec<&MitraFunction> =
+            FUNCTIONS.iter().filter(|f| !listed.contains(&f.name)).collect();
+        let schema = rows.schema();
+        let mut cols: Vec<ArrayRef> = Vec::new();
+        for field in schema.fields() {
+            let values: Vec<ScalarValue> = missing
+                .iter()
+                .map(|f| {
+                    let s = match field.name().as_str() {
+                        "specific_catalog" | "routine_catalog" => Some(self.catalog.clone()),
+                        "specific_schema" | "routine_schema" => Some("public".into()),
+                        "specific_name" | "routine_name" => Some(f.name.to_string()),
+                        "routine_type" => Some("FUNCTION".into()),
+                        "data_type" => Some(f.result()),
+                        "function_type" => Some("TABLE".into()),
+                        "description" => Some(f.description.to_string()),
+                        "syntax_example" => Some(format!("{}({})", f.name, f.arguments())),
+                        _ => None,
+                    };
+                    match (s, field.data_type()) {
+                        (Some(s), _) => ScalarValue::Utf8(Some(s)),
+                        (None, DataType::Boolean) => ScalarValue::Boolean(Some(false)),
+                        (None, dt) => ScalarValue::try_from(dt).unwrap_or(ScalarValue::Null),
+                    }
+                })
+                .collect();
+            let arr = if values.is_empty() {
+                arrow::array::new_empty_array(field.data_type())
+            } else {
+                ScalarValue::iter_to_array(values)?
+            };
+            cols.push(arrow::compute::cast(&arr, field.data_type())?);
+        }
+        let extra = RecordBatch::try_new(schema.clone(), cols)?;
+        Ok(concat_batches(&schema, &[rows, extra])?)
+    }
+}

@@ -1,0 +1,498 @@
+//! One connection: a validating frame guard in front of pgwire's decoder, and the message loop.
+//!
+//! pgwire 0.40 decodes frontend messages from its whole read buffer without checking that a
+//! message stays inside its frame, so truncated or inconsistent frames panic in its decoders
+//! (`bytes` out of bounds) or smuggle bytes into the next message. The guard sits between the
+//! socket and pgwire's codec: it hands pgwire only whole frames whose structure it has checked
+//! (every field inside the frame, the frame consumed exactly), answers SSL/GSS encryption
+//! requests with "N" itself (Mitra serves no TLS; run it behind one if needed), and turns any
+//! other frame into a FATAL 08P01 ErrorResponse and a closed connection.
+
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+use futures::StreamExt;
+use pgwire::api::store::PortalStore;
+use pgwire::api::{ClientInfo, ClientPortalStore, DefaultClient, ErrorHandler, PgWireConnectionState};
+use pgwire::messages::response::TransactionStatus;
+use pgwire::error::ErrorInfo;
+use pgwire::messages::response::ErrorResponse;
+use pgwire::messages::{Message, PgWireFrontendMessage};
+use pgwire::tokio::server::{process_error, process_message, PgWireMessageServerCodec};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio_util::codec::Framed;
+
+use super::handler::Prepared;
+use super::MitraHandlers;
+
+/// Largest startup-phase frame and largest small message (pgwire's own limit).
+const MAX_SMALL_FRAME: usize = 10_000;
+/// Largest Query, Parse, Bind or CopyData frame.
+pub const MAX_FRAME: usize = 64 * 1024 * 1024;
+/// A client must finish startup and authentication within this time.
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+const SSL_REQUEST: i32 = 80_877_103;
+const GSSENC_REQUEST: i32 = 80_877_104;
+const CANCEL_REQUEST: i32 = 80_877_102;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Phase {
+    /// Untyped frames: SSL/GSS requests, then a startup or cancel message.
+    Startup { ssl: bool, gss: bool },
+    /// Typed messages.
+    Typed,
+    /// After a cancel request or a rejected frame: nothing more is read.
+    Done,
+}
+
+/// Reads whole, checked frames from `inner`; writes go straight through.
+pub struct FrameGuard<S> {
+    inner: S,
+    peer: SocketAddr,
+    raw: BytesMut,
+    ready: BytesMut,
+    phase: Phase,
+    reply: Option<Bytes>,
+    fail: Option<String>,
+    eof: bool,
+}
+
+impl<S> FrameGuard<S> {
+    /// Wraps a client stream.
+    pub fn new(inner: S, peer: SocketAddr) -> Self {
+        Self {
+            inner,
+            peer,
+            raw: BytesMut::with_capacity(8192),
+            ready: BytesMut::new(),
+            phase: Phase::Startup {
+                ssl: false,
+                gss: false,
+            },
+            reply: None,
+            fail: None,
+            eof: false,
+        }
+    }
+
+    fn reject(&mut self, message: String) {
+        tracing::warn!(peer = %self.peer, %message, "protocol violation; closing the connection");
+        let info = ErrorInfo::new("FATAL".into(), "08P01".into(), format!("protocol violation: {message}"));
+        let mut buf = BytesMut::new();
+        if ErrorResponse::from(info).encode(&mut buf).is_ok() {
+            self.reply = Some(buf.freeze());
+        }
+        self.fail = Some(message);
+        self.phase = Phase::Done;
+        self.raw.clear();
+    }
+
+    /// Moves one complete, valid frame from `raw` to `ready` (or answers it). `Ok(false)`: more
+    /// bytes are needed.
+    fn take_frame(&mut self) -> Result<bool, String> {
+        match self.phase {
+            Phase::Done => {
+                self.raw.clear();
+                Ok(false)
+            }
+            Phase::Startup { ssl, gss } => {
+                if self.raw.len() < 4 {
+                    return Ok(false);
+                }
+                let len = i32::from_be_bytes([self.raw[0], self.raw[1], self.raw[2], self.raw[3]]);
+                if len < 8 || len as usize > MAX_SMALL_FRAME {
+                    return Err(format!("invalid startup packet length {len}"));
+                }
+                let len = len as usize;
+                if self.raw.len() < len {
+                    return Ok(false);
+                }
+                let frame = self.raw.split_to(len);
+                let code = i32::from_be_bytes([frame[4], frame[5], frame[6], frame[7]]);
+                match code {
+                    SSL_REQUEST | GSSENC_REQUEST => {
+                        let seen = if code == SSL_REQUEST { ssl } else { gss };
+                        if len != 8 || seen {
+                            return Err("invalid encryption request".into());
+                        }
+                        self.phase = Phase::Startup {
+                            ssl: ssl || code == SSL_REQUEST,
+                            gss: gss || code == GSSENC_REQUEST,
+                        };
+                        self.reply = Some(Bytes::from_static(b"N"));
+                    }
+                    CANCEL_REQUEST => {
+                        if !(16..=268).contains(&len) {
+                            return Err("invalid cancel request length".into());
+                        }
+                        self.ready.extend_from_slice(&frame);
+                        self.phase = Phase::Done;
+                    }
+                    _ => {
+                        if code >> 16 != 3 {
+                            return Err(format!(
+                                "unsupported frontend protocol {}.{}",
+                                code >> 16,
+                                code & 0xffff
+                            ));
+                        }
+                        check_startup_parameters(&frame[8..])?;
+                        self.ready.extend_from_slice(&frame);
+                        self.phase = Phase::Typed;
+                    }
+                }
+                Ok(true)
+            }
+            Phase::Typed => {
+                if self.raw.len() < 5 {
+                    return Ok(false);
+                }
+                let kind = self.raw[0];
+                let len = i32::from_be_bytes([self.raw[1], self.raw[2], self.raw[3], self.raw[4]]);
+                let cap = match kind {
+                    b'Q' | b'P' | b'B' | b'd' => MAX_FRAME,
+                    b'p' | b'C' | b'D' | b'E' | b'H' | b'S' | b'X' | b'c' | b'f' => MAX_SMALL_FRAME,
+                    b'F' => return Err("function call messages are not supported".into()),
+                    other => return Err(format!("invalid frontend message type {other}")),
+                };
+                if len < 4 || len as usize > cap {
+                    return Err(format!(
+                        "invalid length {len} of message type '{}'",
+                        kind as char
+                    ));
+                }
+                let total = 1 + len as usize;
+                if self.raw.len() < total {
+                    self.raw.reserve(total - self.raw.len());
+                    return Ok(false);
+                }
+                let frame = self.raw.split_to(total);
+                check_body(kind, &frame[5..])
+                    .map_err(|m| format!("malformed message '{}': {m}", kind as char))?;
+                self.ready.extend_from_slice(&frame);
+                Ok(true)
+            }
+        }
+    }
+}
+
+/// A NUL-terminated string at the start of `b`: its length including the NUL.
+fn cstr(b: &[u8]) -> Result<usize, &'static str> {
+    b.iter()
+        .position(|&c| c == 0)
+        .map(|p| p + 1)
+        .ok_or("unterminated string")
+}
+
+fn u16_at(b: &[u8], at: usize) -> Result<usize, &'static str> {
+    b.get(at..at + 2)
+        .map(|s| u16::from_be_bytes([s[0], s[1]]) as usize)
+        .ok_or("truncated")
+}
+
+fn i32_at(b: &[u8], at: usize) -> Result<i32, &'static str> {
+    b.get(at..at + 4)
+        .map(|s| i32::from_be_bytes([s[0], s[1], s[2], s[3]]))
+        .ok_or("truncated")
+}
+
+fn check_startup_parameters(mut b: &[u8]) -> Result<(), String> {
+    loop {
+        match b {
+            [0] => return Ok(()),
+            [] => return Err("startup packet does not end with a NUL".into()),
+            _ => {
+                let k = cstr(b)?;
+                if k == 1 {
+                    return Err("empty startup parameter name".into());
+                }
+                b = &b[k..];
+                let v = cstr(b)?;
+                b = &b[v..];
+            }
+        }
+    }
+}
+
+/// The structure of each typed message body: every field inside, the body consumed exactly.
+fn check_body(kind: u8, b: &[u8]) -> Result<(), &'static str> {
+    let exact = |used: usize| {
+        if used == b.len() {
+            Ok(())
+        } else {
+            Err("trailing bytes")
+        }
+    };
+    match kind {
+        b'Q' | b'f' | b'p' => exact(cstr(b)?),
+        b'P' => {
+            let mut at = cstr(b)?;
+            at += cstr(&b[at..])?;
+            let n = u16_at(b, at)?;
+            exact(at + 2 + 4 * n)
+        }
+        b'B' => {
+            let mut at = cstr(b)?;
+            at += cstr(&b[at..])?;
+            let nf = u16_at(b, at)?;
+            at += 2;
+            for i in 0..nf {
+                let code = u16_at(b, at + 2 * i)?;
+                if code > 1 {
+                    return Err("invalid parameter format code");
+                }
+            }
+            at += 2 * nf;
+            let np = u16_at(b, at)?;
+            at += 2;
+            if nf > 1 && nf != np {
+                return Err("parameter format codes do not match the parameters");
+            }
+            for _ in 0..np {
+                let len = i32_at(b, at)?;
+                at += 4;
+                if len < -1 {
+                    return Err("invalid parameter length");
+                }
+                if len > 0 {
+                    at = at.checked_add(len as usize).ok_or("invalid parameter length")?;
+                    if at > b.len() {
+                        return Err("truncated parameter");
+                    }
+                }
+            }
+            let nr = u16_at(b, at)?;
+            at += 2;
+            for i in 0..nr {
+                if u16_at(b, at + 2 * i)? > 1 {
+                    return Err("invalid result format code");
+                }
+            }
+            exact(at + 2 * nr)
+        }
+        b'C' | b'D' => {
+            match b.first() {
+                Some(b'S') | Some(b'P') => {}
+                _ => return Err("target must be 'S' or 'P'"),
+            }
+            exact(1 + cstr(&b[1..])?)
+        }
+        b'E' => exact(cstr(b)? + 4),
+        b'H' | b'S' | b'X' | b'c' => exact(0),
+        _ => Ok(()),
+    }
+}
+
+impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for FrameGuard<S> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        out: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        loop {
+            if let Some(reply) = &mut this.reply {
+                while !reply.is_empty() {
+                    match Pin::new(&mut this.inner).poll_write(cx, reply) {
+                        Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                        Poll::Ready(Ok(n)) => reply.advance(n),
+                        Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                        Poll::Pending => return Poll::Pending,
+                    }
+                }
+                match Pin::new(&mut this.inner).poll_flush(cx) {
+                    Poll::Ready(Ok(())) => this.reply = None,
+                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                    Poll::Pending => return Poll::Pending,
+                }
+            }
+            if let Some(message) = this.fail.take() {
+                return Poll::Ready(Err(io::Error::new(io::ErrorKind::InvalidData, message)));
+            }
+            if !this.ready.is_empty() {
+                let n = out.remaining().min(this.ready.len());
+                out.put_slice(&this.ready.split_to(n));
+                return Poll::Ready(Ok(()));
+            }
+            match this.take_frame() {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(message) => {
+                    this.reject(message);
+                    continue;
+                }
+            }
+            if this.eof || this.phase == Phase::Done {
+                return Poll::Ready(Ok(()));
+            }
+            let mut chunk = [0u8; 16 * 1024];
+            let mut rb = ReadBuf::new(&mut chunk);
+            match Pin::new(&mut this.inner).poll_read(cx, &mut rb) {
+                Poll::Ready(Ok(())) => {
+                    if rb.filled().is_empty() {
+                        this.eof = true;
+                    } else {
+                        this.raw.put_slice(rb.filled());
+                    }
+                }
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for FrameGuard<S> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}
+
+/// Serves one client connection through the guard, with pgwire's message dispatch.
+pub async fn serve(
+    socket: TcpStream,
+    peer: SocketAddr,
+    handlers: Arc<MitraHandlers>,
+) -> io::Result<()> {
+    socket.set_nodelay(true)?;
+    let client = DefaultClient::<Prepared>::new(peer, false);
+    let mut framed = Framed::new(
+        FrameGuard::new(socket, peer),
+        PgWireMessageServerCodec::new(client),
+    );
+    framed.set_state(PgWireConnectionState::AwaitingStartup);
+    let startup = handlers.startup.clone();
+    let simple = handlers.service.clone();
+    let extended = handlers.service.clone();
+    let copy = Arc::new(pgwire::api::NoopHandler);
+    let cancel = handlers.cancel.clone();
+    let errors = super::SqlStateErrors;
+    let deadline = tokio::time::sleep(STARTUP_TIMEOUT);
+    tokio::pin!(deadline);
+    loop {
+        let msg = if matches!(
+            framed.state(),
+            PgWireConnectionState::AwaitingStartup
+                | PgWireConnectionState::AuthenticationInProgress
+        ) {
+            tokio::select! {
+                _ = &mut deadline => None,
+                msg = framed.next() => msg,
+            }
+        } else {
+            framed.next().await
+        };
+        let msg = match msg {
+            Some(Ok(msg)) => msg,
+            Some(Err(e)) => {
+                tracing::debug!(%peer, error = %e, "connection closed on a read error");
+                break;
+            }
+            None => break,
+        };
+        if matches!(msg, PgWireFrontendMessage::Terminate(_)) {
+            break;
+        }
+        // `ROLLBACK TO SAVEPOINT` ends the failed state of a block (pgwire keeps a failed block
+        // failed whatever the response): the block is usable again before the statement runs.
+        if framed.transaction_status() == TransactionStatus::Error && rolls_back_to_savepoint(&msg, &framed) {
+            framed.set_transaction_status(TransactionStatus::Transaction);
+        }
+        let is_extended = match framed.state() {
+            PgWireConnectionState::CopyInProgress(ext) => ext,
+            _ => msg.is_extended_query(),
+        };
+        if let Err(mut e) = process_message(
+            msg,
+            &mut framed,
+            startup.clone(),
+            simple.clone(),
+            extended.clone(),
+            copy.clone(),
+            cancel.clone(),
+        )
+        .await
+        {
+            errors.on_error(&framed, &mut e);
+            process_error(&mut framed, e, is_extended).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether a message runs `ROLLBACK TO [SAVEPOINT] name` (simple query, or Execute of a portal
+/// prepared from one).
+fn rolls_back_to_savepoint<S>(
+    msg: &PgWireFrontendMessage,
+    framed: &Framed<S, PgWireMessageServerCodec<Prepared>>,
+) -> bool {
+    let is_rollback_to = |sql: &str| {
+        let words: Vec<String> = sql
+            .split_whitespace()
+            .take(3)
+            .map(|w| w.to_ascii_uppercase())
+            .collect();
+        words.first().map(String::as_str) == Some("ROLLBACK")
+            && words.iter().skip(1).any(|w| w == "TO")
+    };
+    match msg {
+        PgWireFrontendMessage::Query(q) => is_rollback_to(&q.query),
+        PgWireFrontendMessage::Execute(e) => {
+            let name = e.name.as_deref().unwrap_or("");
+            framed
+                .portal_store()
+                .get_portal(name)
+                .is_some_and(|p| is_rollback_to(&p.statement.statement.0))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bodies_must_fill_their_frames_exactly() {
+        assert!(check_body(b'Q', b"SELECT 1\0").is_ok());
+        assert!(check_body(b'Q', b"SELECT 1\0p\0\0\0\0").is_err());
+        assert!(check_body(b'Q', b"SELECT 1").is_err());
+        assert!(check_body(b'C', b"").is_err());
+        assert!(check_body(b'D', b"Sname\0").is_ok());
+        assert!(check_body(b'E', b"\0").is_err());
+        assert!(check_body(b'E', b"\0\0\0\0\0").is_ok());
+        assert!(check_body(b'S', b"x").is_err());
+        // Parse: name, query, 1 type oid.
+        assert!(check_body(b'P', b"\0SELECT $1\0\0\x01\0\0\0\x19").is_ok());
+        assert!(check_body(b'P', b"\0SELECT $1\0\0\x02\0\0\0\x19").is_err());
+        // Bind: portal, statement, 0 formats, 1 parameter of 1 byte, 0 result formats.
+        assert!(check_body(b'B', b"\0\0\0\0\0\x01\0\0\0\x01x\0\0").is_ok());
+        assert!(check_body(b'B', b"\0\0\0\0\0\x01\x7f\xff\xff\xffx\0\0").is_err());
+        assert!(check_body(b'B', b"\0\0\0\0\0\x01\0\0\0\x01x").is_err());
+        // Two format codes for three parameters.
+        assert!(check_body(b'B', b"\0\0\0\x02\0\0\0\0\0\x03\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\0\0").is_err());
+        assert!(check_startup_parameters(b"user\0me\0\0").is_ok());
+        assert!(check_startup_parameters(b"user\0me\0").is_err());
+        assert!(check_startup_parameters(b"\0").is_ok());
+        assert!(check_startup_parameters(b"user\0me").is_err());
+    }
+}

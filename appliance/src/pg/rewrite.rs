@@ -1,0 +1,104 @@
+//! Statement rewrites that need the connection: `current_user`, `session_user`, `user` and
+//! `current_role` answer the login of this connection.
+
+use std::ops::ControlFlow;
+
+use datafusion::sql::sqlparser::ast::{
+    visit_expressions_mut, Expr, FunctionArguments, Statement, Value,
+};
+use pgwire::api::ClientInfo;
+
+const SESSION_FUNCTIONS: &[&str] = &["current_user", "session_user", "user", "current_role"];
+
+/// The login of a connection (the startup message's `user`).
+pub fn login<C: ClientInfo + ?Sized>(client: &C) -> String {
+    client
+        .metadata()
+        .get(pgwire::api::METADATA_USER)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Replaces the SQL session-user functions by the connection's login.
+pub fn session_functions<C: ClientInfo + ?Sized>(statement: &mut Statement, client: &C) {
+    let user = login(client);
+    let _ = visit_expressions_mut(statement, |e| {
+        if let Expr::Function(f) = e {
+            let name = f.name.to_string().to_ascii_lowercase();
+            let no_args = match &f.args {
+                FunctionArguments::None => true,
+                FunctionArguments::List(l) => l.args.is_empty(),
+                FunctionArguments::Subquery(_) => false,
+            };
+            if no_args && SESSION_FUNCTIONS.contains(&name.as_str()) {
+                *e = Expr::value(Value::SingleQuotedString(user.clone()));
+            }
+        }
+        ControlFlow::<()>::Continue(())
+    });
+}
+
+/// `SHOW TABLES` as the query over `information_schema.tables` it stands for.
+pub fn show_as_query(statement: &mut Statement) {
+    if !matches!(statement, Statement::ShowTables { .. }) {
+        return;
+    }
+    let sql = "SELECT table_catalog, table_schema, table_name, table_type \
+               FROM information_schema.tables \
+               WHERE table_schema NOT IN ('pg_catalog', 'information_schema') \
+               ORDER BY table_schema, table_name";
+    let dialect = datafusion::sql::sqlparser::dialect::PostgreSqlDialect {};
+    if let Ok(mut s) = datafusion::sql::sqlparser::parser::Parser::parse_sql(&dialect, sql) {
+        if let Some(q) = s.pop() {
+            *statement = q;
+        }
+    }
+}
+
+/// Result column names as Postgres gives them for a plain `SELECT` list: a column's own name,
+/// a function's name, a cast's type, `?column?` for other expressions (DataFusion would say
+/// `Int64(1)`). `None` where the list has a wildcard or the statement is not a plain query.
+pub fn pg_column_names(statement: &Statement) -> Option<Vec<Option<String>>> {
+    use datafusion::sql::sqlparser::ast::{SelectItem, SetExpr};
+    let Statement::Query(q) = statement else {
+        return None;
+    };
+    let SetExpr::Select(select) = q.body.as_ref() else {
+        return None;
+    };
+    select
+        .projection
+        .iter()
+        .map(|item| match item {
+            SelectItem::UnnamedExpr(e) => Some(Some(expr_name(e))),
+            SelectItem::ExprWithAlias { .. } => Some(None),
+            _ => None,
+        })
+        .collect()
+}
+
+fn expr_name(e: &Expr) -> String {
+    match e {
+        Expr::Identifier(i) => i.value.clone(),
+        Expr::CompoundIdentifier(v) => v.last().map(|i| i.value.clone()).unwrap_or_default(),
+        Expr::Function(f) => f
+            .name
+            .0
+            .last()
+            .map(|p| p.to_string().trim_matches('"').to_ascii_lowercase())
+            .unwrap_or_default(),
+        Expr::Nested(inner) => expr_name(inner),
+        Expr::Cast {
+            expr, data_type, ..
+        } => match expr_name(expr).as_str() {
+            "?column?" => data_type
+                .to_string()
+                .split('(')
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase(),
+            name => name.to_string(),
+        },
+        _ => "?column?".to_string(),
+    }
+}

@@ -1,0 +1,136 @@
+"""Python driver matrix for Mitra: psycopg2, asyncpg, SQLAlchemy 2 (+ pandas). Each driver reads
+every table of a store with vectors, runs a retrieval join with bound parameters, a
+timestamp-parameter query and an error. Prints '<driver> OK' per driver; exits non-zero on failure.
+Usage: python_matrix.py PORT"""
+import asyncio
+import datetime
+import sys
+
+port = int(sys.argv[1])
+TABLES = ["documents", "chunks", "ingest_runs"]
+SINCE = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
+DSN = f"host=127.0.0.1 port={port} dbname=mitra user=physicist"
+
+
+def check_psycopg2():
+    import psycopg2
+    import psycopg2.errors
+
+    conn = psycopg2.connect(DSN)
+    cur = conn.cursor()
+    for t in TABLES:
+        cur.execute(f"SELECT * FROM {t}")
+        cur.fetchall()
+    cur.execute("SELECT embedding FROM chunks LIMIT 1")
+    vec = cur.fetchone()[0]
+    assert isinstance(vec, list) and len(vec) == 16, vec
+    cur.execute(
+        "SELECT d.title, b.rank FROM bm25(%s, %s) b JOIN documents d USING (doc_id) ORDER BY b.rank",
+        ("muon", 3),
+    )
+    assert len(cur.fetchall()) == 3
+    cur.execute("SELECT count(*) FROM documents WHERE ingested_at > %s", (SINCE,))
+    assert cur.fetchone()[0] == 5
+    try:
+        cur.execute("SELECT * FROM bm25(%s, %s)", ("muon", 0))
+        raise AssertionError("k = 0 must fail")
+    except psycopg2.Error as e:
+        assert e.pgcode == "22023", e.pgcode
+    conn.rollback()
+    # A named cursor (DECLARE ... CURSOR, FETCH in batches), as SQLAlchemy stream_results does.
+    named = conn.cursor(name="stream")
+    named.itersize = 2
+    named.execute("SELECT chunk_id FROM chunks ORDER BY chunk_id")
+    assert len(list(named)) > 5
+    named.close()
+    conn.commit()
+    conn.close()
+    print("psycopg2 OK")
+
+
+async def check_asyncpg():
+    import asyncpg
+
+    conn = await asyncpg.connect(host="127.0.0.1", port=port, database="mitra", user="physicist")
+    for t in TABLES:
+        await conn.fetch(f"SELECT * FROM {t}")
+    row = await conn.fetchrow("SELECT embedding, ingested_at FROM chunks c JOIN documents d USING (doc_id) LIMIT 1")
+    assert len(row["embedding"]) == 16, row
+    assert row["ingested_at"].tzinfo is not None, row
+    rows = await conn.fetch(
+        "SELECT d.title, b.rank FROM bm25($1, $2) b JOIN documents d USING (doc_id) ORDER BY b.rank",
+        "muon",
+        3,
+    )
+    assert len(rows) == 3
+    n = await conn.fetchval("SELECT count(*) FROM documents WHERE ingested_at > $1", SINCE)
+    assert n == 5, n
+    try:
+        await conn.fetch("SELECT * FROM bm25($1, $2)", "muon", 0)
+        raise AssertionError("k = 0 must fail")
+    except asyncpg.PostgresError as e:
+        assert e.sqlstate == "22023", e.sqlstate
+    await conn.close()
+    # A pool resets each connection it takes back (pg_advisory_unlock_all, UNLISTEN, RESET).
+    pool = await asyncpg.create_pool(
+        host="127.0.0.1", port=port, database="mitra", user="physicist", min_size=1, max_size=2
+    )
+    for _ in range(3):
+        async with pool.acquire() as c:
+            assert await c.fetchval("SELECT count(*) FROM bm25($1, 2)", "muon") == 2
+    await pool.close()
+    print("asyncpg OK")
+
+
+def check_sqlalchemy():
+    import pandas as pd
+    import sqlalchemy as sa
+
+    for driver in ["psycopg", "psycopg2"]:
+        engine = sa.create_engine(f"postgresql+{driver}://physicist@127.0.0.1:{port}/mitra")
+        insp = sa.inspect(engine)
+        assert "public" in insp.get_schema_names()
+        assert set(TABLES) <= set(insp.get_table_names()), insp.get_table_names()
+        cols = {c["name"]: c["type"] for c in insp.get_columns("chunks")}
+        assert "ARRAY" in repr(cols["embedding"]).upper() or "REAL" in repr(cols["embedding"]).upper(), cols
+        dcols = {c["name"]: c["type"] for c in insp.get_columns("documents")}
+        assert "TIMESTAMP" in repr(dcols["ingested_at"]).upper(), dcols
+        insp.get_pk_constraint("documents")
+        insp.get_indexes("documents")
+        with engine.connect() as conn:
+            for t in TABLES:
+                df = pd.read_sql_table(t, conn)
+            df = pd.read_sql(
+                sa.text("SELECT b.rank, d.title FROM bm25(:q, :k) b JOIN documents d USING (doc_id) ORDER BY b.rank"),
+                conn,
+                params={"q": "muon", "k": 3},
+            )
+            assert len(df) == 3, df
+            df = pd.read_sql(
+                sa.text("SELECT count(*) AS n FROM documents WHERE ingested_at > :since"),
+                conn,
+                params={"since": SINCE},
+            )
+            assert int(df["n"][0]) == 5, df
+            # Streaming results through a server-side cursor.
+            res = conn.execution_options(stream_results=True).execute(
+                sa.text("SELECT chunk_id FROM chunks ORDER BY chunk_id")
+            )
+            assert len(res.fetchall()) > 5
+            # A savepoint (begin_nested) and an error that rolls back to it.
+            with conn.begin_nested() as sp:
+                try:
+                    conn.execute(sa.text("SELECT * FROM bm25('muon', 0)"))
+                    raise AssertionError("k = 0 must fail")
+                except sa.exc.DBAPIError as e:
+                    assert "22023" in str(getattr(e.orig, "sqlstate", "") or getattr(e.orig, "pgcode", "")), e
+                    sp.rollback()
+            assert conn.execute(sa.text("SELECT 1")).scalar() == 1
+        engine.dispose()
+    print("sqlalchemy+pandas OK")
+
+
+check_psycopg2()
+asyncio.run(check_asyncpg())
+check_sqlalchemy()
+print("python matrix OK")
