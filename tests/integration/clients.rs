@@ -150,7 +150,10 @@ async fn jdbc_prepared_statements() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn python_driver_matrix() {
     let has = Command::new("python3")
-        .args(["-c", "import psycopg2, asyncpg, sqlalchemy, pandas, psycopg"])
+        .args([
+            "-c",
+            "import psycopg2, asyncpg, sqlalchemy, pandas, psycopg",
+        ])
         .output()
         .is_ok_and(|o| o.status.success());
     if !has {
@@ -165,7 +168,12 @@ async fn python_driver_matrix() {
         tokio::task::spawn_blocking(move || run(Command::new("python3").arg(script).arg(port)))
             .await
             .unwrap();
-    for want in ["psycopg2 OK", "asyncpg OK", "sqlalchemy+pandas OK", "python matrix OK"] {
+    for want in [
+        "psycopg2 OK",
+        "asyncpg OK",
+        "sqlalchemy+pandas OK",
+        "python matrix OK",
+    ] {
         assert!(out.contains(want), "{want} missing:\n{out}");
     }
 }

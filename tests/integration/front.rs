@@ -64,15 +64,24 @@ const ATTACKS: &[(&str, &[&str])] = &[
     ("CREATE TABLE t (x int)", &["42501"]),
     ("CREATE VIEW v AS SELECT * FROM documents", &["42501"]),
     ("CREATE OR REPLACE VIEW documents AS SELECT 1", &["42501"]),
-    ("CREATE EXTERNAL TABLE e STORED AS CSV LOCATION '/etc/passwd'", &["42501", "42601"]),
+    (
+        "CREATE EXTERNAL TABLE e STORED AS CSV LOCATION '/etc/passwd'",
+        &["42501", "42601"],
+    ),
     ("CREATE SCHEMA s", &["42501"]),
-    ("CREATE FUNCTION f() RETURNS int AS 'select 1'", &["42501", "42601"]),
+    (
+        "CREATE FUNCTION f() RETURNS int AS 'select 1'",
+        &["42501", "42601"],
+    ),
     ("INSERT INTO documents (doc_id) VALUES ('x')", &["42501"]),
     ("UPDATE documents SET title = 'x'", &["42501"]),
     ("DELETE FROM documents", &["42501"]),
     ("TRUNCATE documents", &["42501"]),
     ("SELECT * INTO t2 FROM documents", &["42501"]),
-    ("WITH d AS (DELETE FROM documents RETURNING *) SELECT * FROM d", &["42501", "42601"]),
+    (
+        "WITH d AS (DELETE FROM documents RETURNING *) SELECT * FROM d",
+        &["42501", "42601"],
+    ),
     ("EXPLAIN ANALYZE DELETE FROM documents", &["42501"]),
     ("PREPARE p AS DELETE FROM documents", &["42501"]),
     ("GRANT ALL ON documents TO public", &["42501"]),
@@ -125,7 +134,9 @@ async fn writes_and_file_access_are_refused_in_both_protocols() {
             .get::<_, i64>(0);
         assert_eq!(n, before);
         let tables = rows_of(&c.simple_query("SHOW TABLES").await.unwrap());
-        assert!(!tables.iter().any(|r| r.iter().any(|v| v.as_deref() == Some("t"))));
+        assert!(!tables
+            .iter()
+            .any(|r| r.iter().any(|v| v.as_deref() == Some("t"))));
     }
 }
 
@@ -136,15 +147,28 @@ async fn sessions_are_isolated_and_say_what_they_are() {
     let addr = common::serve(&cfg).await;
     let a = common::connect(addr).await;
     let b = common::connect(addr).await;
-    a.simple_query("SET application_name = 'session-a'").await.unwrap();
-    a.simple_query("SET TIME ZONE 'Europe/Zurich'").await.unwrap();
+    a.simple_query("SET application_name = 'session-a'")
+        .await
+        .unwrap();
+    a.simple_query("SET TIME ZONE 'Europe/Zurich'")
+        .await
+        .unwrap();
     a.simple_query("DECLARE c CURSOR FOR SELECT doc_id FROM documents ORDER BY doc_id")
         .await
         .unwrap();
     let show = |m: Vec<SimpleQueryMessage>| rows_of(&m)[0][0].clone().unwrap_or_default();
-    assert_eq!(show(a.simple_query("SHOW application_name").await.unwrap()), "session-a");
-    assert_ne!(show(b.simple_query("SHOW application_name").await.unwrap()), "session-a");
-    assert_ne!(show(b.simple_query("SHOW TIME ZONE").await.unwrap()), "Europe/Zurich");
+    assert_eq!(
+        show(a.simple_query("SHOW application_name").await.unwrap()),
+        "session-a"
+    );
+    assert_ne!(
+        show(b.simple_query("SHOW application_name").await.unwrap()),
+        "session-a"
+    );
+    assert_ne!(
+        show(b.simple_query("SHOW TIME ZONE").await.unwrap()),
+        "Europe/Zurich"
+    );
     assert_eq!(code_of(&b, "FETCH 1 FROM c", false).await, "34000");
     let first = rows_of(&a.simple_query("FETCH 2 FROM c").await.unwrap());
     assert_eq!(first.len(), 2);
@@ -160,7 +184,11 @@ async fn sessions_are_isolated_and_say_what_they_are() {
     assert_eq!(v, v2);
     let sv = show(a.simple_query("SHOW server_version").await.unwrap());
     assert!(sv.starts_with("16.6"), "{sv}");
-    let user: String = a.query_one("SELECT current_user", &[]).await.unwrap().get(0);
+    let user: String = a
+        .query_one("SELECT current_user", &[])
+        .await
+        .unwrap()
+        .get(0);
     assert_eq!(user, "physicist");
     let user = rows_of(&a.simple_query("SELECT session_user").await.unwrap());
     assert_eq!(user[0][0].as_deref(), Some("physicist"));
@@ -168,7 +196,10 @@ async fn sessions_are_isolated_and_say_what_they_are() {
     // Savepoints as SQLAlchemy uses them; a failed block answers 25P02 until it ends.
     a.simple_query("BEGIN").await.unwrap();
     a.simple_query("SAVEPOINT sa_1").await.unwrap();
-    assert_eq!(code_of(&a, "SELECT nope FROM documents", false).await, "42703");
+    assert_eq!(
+        code_of(&a, "SELECT nope FROM documents", false).await,
+        "42703"
+    );
     assert_eq!(code_of(&a, "SELECT 1", false).await, "25P02");
     a.simple_query("ROLLBACK TO SAVEPOINT sa_1").await.unwrap();
     a.simple_query("RELEASE SAVEPOINT sa_1").await.unwrap();
@@ -260,7 +291,10 @@ async fn parameters_as_drivers_send_them() {
     assert!(r.get::<_, bool>(0));
     // Casts and expressions around placeholders inside table-function arguments.
     let plain = client
-        .query("SELECT chunk_id FROM bm25($1, $2) ORDER BY rank", &[&"z+jets", &3i64])
+        .query(
+            "SELECT chunk_id FROM bm25($1, $2) ORDER BY rank",
+            &[&"z+jets", &3i64],
+        )
         .await
         .unwrap();
     for sql in [
@@ -278,7 +312,10 @@ async fn parameters_as_drivers_send_them() {
     // Parameters in DECLARE CURSOR, fetched through the extended protocol with a description.
     client.simple_query("BEGIN").await.unwrap();
     client
-        .execute("DECLARE cur CURSOR FOR SELECT chunk_id, rank FROM bm25($1, 3)", &[&"muon"])
+        .execute(
+            "DECLARE cur CURSOR FOR SELECT chunk_id, rank FROM bm25($1, 3)",
+            &[&"muon"],
+        )
         .await
         .unwrap();
     let fetch = client.prepare("FETCH 2 FROM cur").await.unwrap();
@@ -299,7 +336,10 @@ async fn copy_to_stdout_in_text_and_csv() {
     let read = |sql: &'static str| {
         let client = &client;
         async move {
-            let stream = client.copy_out(sql).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+            let stream = client
+                .copy_out(sql)
+                .await
+                .unwrap_or_else(|e| panic!("{sql}: {e}"));
             futures::pin_mut!(stream);
             let mut out = Vec::new();
             while let Some(chunk) = stream.next().await {

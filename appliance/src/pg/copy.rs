@@ -5,8 +5,8 @@
 use bytes::{Buf, Bytes};
 use datafusion::dataframe::DataFrame;
 use datafusion::sql::sqlparser::ast::{
-    CopyLegacyCsvOption, CopyLegacyOption, CopyOption, CopySource, Expr, Ident, ObjectName,
-    Query, SelectItem, Statement,
+    CopyLegacyCsvOption, CopyLegacyOption, CopyOption, CopySource, Expr, Ident, ObjectName, Query,
+    SelectItem, Statement,
 };
 use futures::StreamExt;
 use pgwire::api::portal::Format;
@@ -78,7 +78,8 @@ pub fn query_of(statement: &Statement) -> Result<(Statement, CopyOptions), Front
                 null_set = true;
             }
             CopyOption::Quote(q) => o.quote = *q,
-            CopyOption::Encoding(e) if e.eq_ignore_ascii_case("utf8") || e.eq_ignore_ascii_case("utf-8") => {}
+            CopyOption::Encoding(e)
+                if e.eq_ignore_ascii_case("utf8") || e.eq_ignore_ascii_case("utf-8") => {}
             other => return Err(FrontError::NotSupported(format!("COPY option {other}"))),
         }
     }
@@ -214,9 +215,12 @@ pub async fn copy_out(df: DataFrame, options: &CopyOptions) -> PgWireResult<Resp
         .map(|f| f.name().clone())
         .collect();
     let columns = names.len();
-    let mut resp =
-        datafusion_postgres::arrow_pg::datatypes::df::encode_dataframe(df, &Format::UnifiedText, None)
-            .await?;
+    let mut resp = datafusion_postgres::arrow_pg::datatypes::df::encode_dataframe(
+        df,
+        &Format::UnifiedText,
+        None,
+    )
+    .await?;
     let o = options.clone();
     let header = o.header.then(|| {
         let mut line = String::new();
@@ -229,10 +233,7 @@ pub async fn copy_out(df: DataFrame, options: &CopyOptions) -> PgWireResult<Resp
         line.push('\n');
         Ok(CopyData::new(Bytes::from(line)))
     });
-    let rows = std::mem::replace(
-        resp.data_rows(),
-        Box::pin(futures::stream::empty()),
-    );
+    let rows = std::mem::replace(resp.data_rows(), Box::pin(futures::stream::empty()));
     let body = rows.map(move |row| {
         let row = row?;
         let mut line = String::new();

@@ -18,10 +18,12 @@ use std::time::Duration;
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use futures::StreamExt;
 use pgwire::api::store::PortalStore;
-use pgwire::api::{ClientInfo, ClientPortalStore, DefaultClient, ErrorHandler, PgWireConnectionState};
-use pgwire::messages::response::TransactionStatus;
+use pgwire::api::{
+    ClientInfo, ClientPortalStore, DefaultClient, ErrorHandler, PgWireConnectionState,
+};
 use pgwire::error::ErrorInfo;
 use pgwire::messages::response::ErrorResponse;
+use pgwire::messages::response::TransactionStatus;
 use pgwire::messages::{Message, PgWireFrontendMessage};
 use pgwire::tokio::server::{process_error, process_message, PgWireMessageServerCodec};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -84,7 +86,11 @@ impl<S> FrameGuard<S> {
 
     fn reject(&mut self, message: String) {
         tracing::warn!(peer = %self.peer, %message, "protocol violation; closing the connection");
-        let info = ErrorInfo::new("FATAL".into(), "08P01".into(), format!("protocol violation: {message}"));
+        let info = ErrorInfo::new(
+            "FATAL".into(),
+            "08P01".into(),
+            format!("protocol violation: {message}"),
+        );
         let mut buf = BytesMut::new();
         if ErrorResponse::from(info).encode(&mut buf).is_ok() {
             self.reply = Some(buf.freeze());
@@ -262,7 +268,9 @@ fn check_body(kind: u8, b: &[u8]) -> Result<(), &'static str> {
                     return Err("invalid parameter length");
                 }
                 if len > 0 {
-                    at = at.checked_add(len as usize).ok_or("invalid parameter length")?;
+                    at = at
+                        .checked_add(len as usize)
+                        .ok_or("invalid parameter length")?;
                     if at > b.len() {
                         return Err("truncated parameter");
                     }
@@ -301,7 +309,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for FrameGuard<S> {
             if let Some(reply) = &mut this.reply {
                 while !reply.is_empty() {
                     match Pin::new(&mut this.inner).poll_write(cx, reply) {
-                        Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                        Poll::Ready(Ok(0)) => {
+                            return Poll::Ready(Err(io::ErrorKind::WriteZero.into()))
+                        }
                         Poll::Ready(Ok(n)) => reply.advance(n),
                         Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
                         Poll::Pending => return Poll::Pending,
@@ -414,7 +424,9 @@ pub async fn serve(
         }
         // `ROLLBACK TO SAVEPOINT` ends the failed state of a block (pgwire keeps a failed block
         // failed whatever the response): the block is usable again before the statement runs.
-        if framed.transaction_status() == TransactionStatus::Error && rolls_back_to_savepoint(&msg, &framed) {
+        if framed.transaction_status() == TransactionStatus::Error
+            && rolls_back_to_savepoint(&msg, &framed)
+        {
             framed.set_transaction_status(TransactionStatus::Transaction);
         }
         let is_extended = match framed.state() {
@@ -489,7 +501,11 @@ mod tests {
         assert!(check_body(b'B', b"\0\0\0\0\0\x01\x7f\xff\xff\xffx\0\0").is_err());
         assert!(check_body(b'B', b"\0\0\0\0\0\x01\0\0\0\x01x").is_err());
         // Two format codes for three parameters.
-        assert!(check_body(b'B', b"\0\0\0\x02\0\0\0\0\0\x03\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\0\0").is_err());
+        assert!(check_body(
+            b'B',
+            b"\0\0\0\x02\0\0\0\0\0\x03\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\0\0"
+        )
+        .is_err());
         assert!(check_startup_parameters(b"user\0me\0\0").is_ok());
         assert!(check_startup_parameters(b"user\0me\0").is_err());
         assert!(check_startup_parameters(b"\0").is_ok());

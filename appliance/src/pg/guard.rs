@@ -17,10 +17,7 @@ pub fn check_statement(statement: &Statement) -> Result<(), FrontError> {
         Statement::Query(q) => check_query(q),
         Statement::Explain { statement, .. } => check_statement(statement),
         Statement::Copy {
-            source,
-            to,
-            target,
-            ..
+            source, to, target, ..
         } => match (source, to, target) {
             (CopySource::Query(_), true, CopyTarget::Stdout) => Ok(()),
             (CopySource::Table { .. }, true, CopyTarget::Stdout) => Ok(()),

@@ -48,13 +48,13 @@ const MAX_ROWS_PER_EXECUTE: i32 = 65_536;
 /// A Bind's result formats must be one for all columns or one per column.
 fn check_result_formats(format: &Format, columns: usize) -> PgWireResult<()> {
     match format {
-        Format::Individual(v) if v.len() > 1 && v.len() != columns => Err(FrontError::Protocol(
-            format!(
+        Format::Individual(v) if v.len() > 1 && v.len() != columns => {
+            Err(FrontError::Protocol(format!(
                 "bind message has {} result formats but query has {columns} columns",
                 v.len()
-            ),
-        )
-        .into_pg()),
+            ))
+            .into_pg())
+        }
         _ => Ok(()),
     }
 }
@@ -135,11 +135,17 @@ impl QueryParser for MitraParser {
         let original = statement.clone();
         rewrite::session_functions(&mut statement, client);
         rewrite::show_as_query(&mut statement);
+        rewrite::cte_column_names(&mut statement);
+        rewrite::like_escapes(&mut statement);
         let text = original.to_string();
         // Statements answered without planning get a plan that only carries their result shape.
         let plan = match &statement {
             Statement::Fetch { name, .. } => {
-                let schema = self.cursors.lock().ok().and_then(|c| c.get(&name.value).cloned());
+                let schema = self
+                    .cursors
+                    .lock()
+                    .ok()
+                    .and_then(|c| c.get(&name.value).cloned());
                 empty_plan(schema)?
             }
             Statement::Copy { .. }
@@ -254,6 +260,8 @@ impl MitraService {
         let names = rewrite::pg_column_names(&statement);
         rewrite::session_functions(&mut statement, client);
         rewrite::show_as_query(&mut statement);
+        rewrite::cte_column_names(&mut statement);
+        rewrite::like_escapes(&mut statement);
         for hook in &self.hooks {
             if let Some(resp) = hook
                 .handle_simple_query(&statement, &self.ctx, client)
@@ -345,7 +353,9 @@ impl MitraService {
         d: &datafusion::sql::sqlparser::ast::Declare,
     ) -> PgWireResult<()> {
         let (Some(name), Some(query)) = (d.names.first(), &d.for_query) else {
-            return Err(FrontError::NotSupported("DECLARE without CURSOR FOR query".into()).into_pg());
+            return Err(
+                FrontError::NotSupported("DECLARE without CURSOR FOR query".into()).into_pg(),
+            );
         };
         let df = self
             .run_query(client, &Statement::Query(query.clone()), None)
@@ -354,9 +364,15 @@ impl MitraService {
         let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));
         let resp =
             arrow_pg::datatypes::df::encode_dataframe(df, &Format::UnifiedText, Some(opts)).await?;
+        // The cursor's portal carries its result shape: Describe Portal (psycopg's named
+        // cursors) answers with the columns FETCH will return.
+        let shape = empty_plan(Some(schema.clone()))?;
         let stored = Arc::new(StoredStatement::new(
             name.value.clone(),
-            (query.to_string(), None),
+            (
+                query.to_string(),
+                Some((Statement::Query(query.clone()), shape)),
+            ),
             vec![],
         ));
         let portal = Portal::new_cursor(name.value.clone(), stored);
@@ -444,8 +460,7 @@ impl ExtendedQueryHandler for MitraService {
         // Bind and plan again at every execution: retrieval functions search at planning time,
         // so a prepared statement reused after an ingest must not serve its Parse-time results.
         let mut bound = ast.clone();
-        params::bind(&mut bound, &scalars)
-            .map_err(|m| FrontError::Protocol(m).into_pg())?;
+        params::bind(&mut bound, &scalars).map_err(|m| FrontError::Protocol(m).into_pg())?;
         self.execute(client, bound, &portal.result_column_format)
             .await
     }

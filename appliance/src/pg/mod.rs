@@ -31,9 +31,9 @@ use tokio::sync::Semaphore;
 
 pub use catalog::{pg_type, MitraFunction, PgType, FUNCTIONS};
 pub use errors::{classify, error_info, FrontError, SqlStateErrors};
-pub use version::{server_version, version_string};
 pub use handler::MitraService;
 pub use startup::MitraStartup;
+pub use version::{server_version, version_string};
 
 use crate::config::ServerConfig;
 use crate::error::AppError;

@@ -6,13 +6,14 @@ use std::ops::ControlFlow;
 
 use arrow_schema::DataType;
 use datafusion::common::{ParamValues, ScalarValue};
-use pgwire::api::portal::Portal;
-use pgwire::error::PgWireResult;
 use datafusion::logical_expr::LogicalPlan;
 use datafusion::sql::sqlparser::ast::{
     visit_expressions, visit_expressions_mut, Expr, FunctionArg, FunctionArgExpr,
     FunctionArguments, Statement, TableFactor, Value, Visit, Visitor,
 };
+use pgwire::api::portal::Portal;
+use pgwire::api::Type;
+use pgwire::error::PgWireResult;
 
 use crate::sql::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
 
@@ -117,11 +118,24 @@ pub fn decode<S: Clone>(
 ) -> PgWireResult<ParamValues> {
     let mut types = types(stmt, plan);
     types.resize(portal.parameter_len().max(types.len()), None);
-    let types: Vec<DataType> = types
+    let client_types = &portal.statement.parameter_types;
+    let types: Vec<Option<DataType>> = types
         .into_iter()
-        .map(|t| t.unwrap_or(DataType::Utf8))
+        .enumerate()
+        .map(|(i, t)| {
+            let client = client_types.get(i).cloned().flatten();
+            let typed = client
+                .as_ref()
+                .is_some_and(|c| !matches!(*c, Type::UNKNOWN | Type::TEXT | Type::VARCHAR));
+            match t {
+                // A typed value is not turned into text: it keeps the client's type.
+                Some(DataType::Utf8) | None if typed => None,
+                Some(t) => Some(t),
+                None => Some(DataType::Utf8),
+            }
+        })
         .collect();
-    let refs: Vec<Option<&DataType>> = types.iter().map(Some).collect();
+    let refs: Vec<Option<&DataType>> = types.iter().map(Option::as_ref).collect();
     datafusion_postgres::arrow_pg::datatypes::df::deserialize_parameters(portal, &refs)
 }
 

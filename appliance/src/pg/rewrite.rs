@@ -102,3 +102,92 @@ fn expr_name(e: &Expr) -> String {
         _ => "?column?".to_string(),
     }
 }
+
+/// `WITH RECURSIVE t(a, b) AS (SELECT x, 0 UNION ALL ...)`: DataFusion names the recursive
+/// CTE's columns after the anchor query's expressions, not the declared list, so the declared
+/// names are given to the anchor's select list as aliases (asyncpg's type introspection).
+pub fn cte_column_names(statement: &mut Statement) {
+    use datafusion::sql::sqlparser::ast::{SelectItem, SetExpr};
+    let _ = datafusion::sql::sqlparser::ast::visit_statements_mut(statement, |s| {
+        if let Statement::Query(q) = s {
+            if let Some(with) = q.with.as_mut() {
+                for cte in &mut with.cte_tables {
+                    if cte.alias.columns.is_empty() {
+                        continue;
+                    }
+                    let mut body = cte.query.body.as_mut();
+                    while let SetExpr::SetOperation { left, .. } = body {
+                        body = left.as_mut();
+                    }
+                    let SetExpr::Select(select) = body else {
+                        continue;
+                    };
+                    if select.projection.len() != cte.alias.columns.len() {
+                        continue;
+                    }
+                    for (item, col) in select.projection.iter_mut().zip(&cte.alias.columns) {
+                        if let SelectItem::UnnamedExpr(e) = item {
+                            *item = SelectItem::ExprWithAlias {
+                                expr: e.clone(),
+                                alias: col.name.clone(),
+                            };
+                        }
+                    }
+                }
+            }
+        }
+        ControlFlow::<()>::Continue(())
+    });
+}
+
+/// `LIKE p ESCAPE 'c'` with another escape than backslash (SQLAlchemy writes `ESCAPE '/'`):
+/// DataFusion knows only backslash, so the pattern is rewritten to backslash escapes.
+pub fn like_escapes(statement: &mut Statement) {
+    use datafusion::sql::sqlparser::ast::{
+        FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident, ObjectName,
+    };
+    let call = |name: &str, args: Vec<Expr>| {
+        Expr::Function(datafusion::sql::sqlparser::ast::Function {
+            name: ObjectName::from(vec![Ident::new(name)]),
+            uses_odbc_syntax: false,
+            parameters: FunctionArguments::None,
+            args: FunctionArguments::List(FunctionArgumentList {
+                duplicate_treatment: None,
+                args: args
+                    .into_iter()
+                    .map(|a| FunctionArg::Unnamed(FunctionArgExpr::Expr(a)))
+                    .collect(),
+                clauses: vec![],
+            }),
+            filter: None,
+            null_treatment: None,
+            over: None,
+            within_group: vec![],
+        })
+    };
+    let text = |s: &str| Expr::value(Value::SingleQuotedString(s.to_string()));
+    let _ = visit_expressions_mut(statement, |e| {
+        if let Expr::Like {
+            pattern,
+            escape_char,
+            ..
+        }
+        | Expr::ILike {
+            pattern,
+            escape_char,
+            ..
+        } = e
+        {
+            let esc = escape_char
+                .as_ref()
+                .and_then(|v| v.value.clone().into_string());
+            if let Some(esc) = esc.filter(|c| c != "\\" && c.chars().count() == 1) {
+                let p = std::mem::replace(pattern.as_mut(), text(""));
+                let doubled = call("replace", vec![p, text("\\"), text("\\\\")]);
+                *pattern.as_mut() = call("replace", vec![doubled, text(&esc), text("\\")]);
+                *escape_char = None;
+            }
+        }
+        ControlFlow::<()>::Continue(())
+    });
+}

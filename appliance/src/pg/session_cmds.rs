@@ -12,9 +12,9 @@ use datafusion_postgres::hooks::{HookClient, QueryHook};
 use std::sync::Arc;
 
 use pgwire::api::results::{DataRowEncoder, FieldFormat, FieldInfo, QueryResponse, Response, Tag};
-use pgwire::api::Type;
 use pgwire::api::store::PortalStore;
 use pgwire::api::ClientInfo;
+use pgwire::api::Type;
 use pgwire::error::{PgWireError, PgWireResult};
 use pgwire::messages::response::TransactionStatus;
 
@@ -40,12 +40,13 @@ pub fn transaction_gate(
             _ => Response::TransactionEnd(Tag::new("COMMIT")),
         },
         Statement::Rollback {
-            savepoint: Some(_),
-            ..
+            savepoint: Some(_), ..
         } => {
             // Back to the savepoint: the block is usable again.
             if status == TransactionStatus::Idle {
-                return Some(Err(FrontError::NoTransaction("ROLLBACK TO SAVEPOINT").into_pg()));
+                return Some(Err(
+                    FrontError::NoTransaction("ROLLBACK TO SAVEPOINT").into_pg()
+                ));
             }
             Response::TransactionStart(Tag::new("ROLLBACK"))
         }

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use futures::{Sink, SinkExt};
-use pgwire::messages::startup::ParameterStatus;
 use pgwire::api::auth::cleartext::CleartextPasswordAuthStartupHandler;
 use pgwire::api::auth::noop::NoopStartupHandler;
 use pgwire::api::auth::{
@@ -14,6 +13,7 @@ use pgwire::api::auth::{
 };
 use pgwire::api::{ClientInfo, ConnectionManager};
 use pgwire::error::{ErrorInfo, PgWireError, PgWireResult};
+use pgwire::messages::startup::ParameterStatus;
 use pgwire::messages::{PgWireBackendMessage, PgWireFrontendMessage};
 
 use crate::sql::DATABASE;
@@ -102,7 +102,7 @@ impl MitraStartup {
         } else {
             Self::Password(Box::new(
                 CleartextPasswordAuthStartupHandler::new(ConfigUsers(users), parameters())
-                .with_connection_manager(manager),
+                    .with_connection_manager(manager),
             ))
         }
     }

@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Schema};
+use datafusion::common::Column;
 use datafusion::dataframe::DataFrame;
 use datafusion::error::Result;
 use datafusion::logical_expr::{cast, Expr, LogicalPlan, LogicalPlanBuilder};
-use datafusion::common::Column;
 
 /// The wire type of an Arrow type: fixed-size lists become lists, recursively.
 pub fn wire_type(dt: &DataType) -> DataType {

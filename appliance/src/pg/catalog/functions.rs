@@ -50,7 +50,11 @@ fn float8() -> DataType {
     DataType::Float64
 }
 fn vector() -> DataType {
-    DataType::List(Arc::new(arrow_schema::Field::new("item", DataType::Float32, true)))
+    DataType::List(Arc::new(arrow_schema::Field::new(
+        "item",
+        DataType::Float32,
+        true,
+    )))
 }
 fn ranked() -> SchemaRef {
     RANKED_SCHEMA.clone()
@@ -150,7 +154,10 @@ fn by_oid(oid: i64) -> Option<&'static MitraFunction> {
 }
 
 /// A one-argument function of an oid, answering NULL for oids that are not Mitra's.
-fn oid_text_udf(name: &str, f: fn(&MitraFunction) -> String) -> datafusion::logical_expr::ScalarUDF {
+fn oid_text_udf(
+    name: &str,
+    f: fn(&MitraFunction) -> String,
+) -> datafusion::logical_expr::ScalarUDF {
     create_udf(
         name,
         vec![DataType::Int64],
@@ -160,10 +167,7 @@ fn oid_text_udf(name: &str, f: fn(&MitraFunction) -> String) -> datafusion::logi
             let arr = args[0].to_array(1)?;
             let arr = arrow::compute::cast(&arr, &DataType::Int64)?;
             let oids = as_int64_array(&arr)?;
-            let out: StringArray = oids
-                .iter()
-                .map(|o| o.and_then(by_oid).map(f))
-                .collect();
+            let out: StringArray = oids.iter().map(|o| o.and_then(by_oid).map(f)).collect();
             let out: ArrayRef = Arc::new(out);
             Ok(if matches!(args[0], ColumnarValue::Scalar(_)) {
                 ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?)
@@ -220,19 +224,112 @@ fn current_setting_udf() -> datafusion::logical_expr::ScalarUDF {
     )
 }
 
-fn constant_bool_udf(name: &str, args: Vec<DataType>, value: bool) -> datafusion::logical_expr::ScalarUDF {
+/// `set_config(name, value, is_local)`: drivers switch settings such as `jit` off around their
+/// type introspection; nothing here depends on them, so the value is echoed and not kept.
+fn set_config_udf() -> datafusion::logical_expr::ScalarUDF {
+    create_udf(
+        "set_config",
+        vec![DataType::Utf8, DataType::Utf8, DataType::Boolean],
+        DataType::Utf8,
+        Volatility::Volatile,
+        Arc::new(|args: &[ColumnarValue]| Ok(args[1].clone())),
+    )
+}
+
+/// The core types by name (`pg_type.typname` or SQL spelling).
+fn type_oid(name: &str) -> Option<i32> {
+    let n = name
+        .trim()
+        .trim_start_matches("pg_catalog.")
+        .to_ascii_lowercase();
+    Some(match n.as_str() {
+        "bool" | "boolean" => 16,
+        "bytea" => 17,
+        "int8" | "bigint" => 20,
+        "int2" | "smallint" => 21,
+        "int4" | "integer" | "int" => 23,
+        "text" => 25,
+        "oid" => 26,
+        "float4" | "real" => 700,
+        "float8" | "double precision" => 701,
+        "varchar" | "character varying" => 1043,
+        "date" => 1082,
+        "time" => 1083,
+        "timestamp" | "timestamp without time zone" => 1114,
+        "timestamptz" | "timestamp with time zone" => 1184,
+        "interval" => 1186,
+        "numeric" => 1700,
+        "_float4" | "real[]" => 1021,
+        "_text" | "text[]" => 1009,
+        "_int8" | "bigint[]" => 1016,
+        "json" => 114,
+        "jsonb" => 3802,
+        "uuid" => 2950,
+        _ => return None,
+    })
+}
+
+/// `to_regtype(name)`: the oid of a type, NULL for types Mitra does not have (SQLAlchemy asks
+/// for `hstore` at connect).
+fn to_regtype_udf() -> datafusion::logical_expr::ScalarUDF {
+    create_udf(
+        "to_regtype",
+        vec![DataType::Utf8],
+        DataType::Int32,
+        Volatility::Stable,
+        Arc::new(|args: &[ColumnarValue]| {
+            let arr = args[0].to_array(1)?;
+            let arr = arrow::compute::cast(&arr, &DataType::Utf8)?;
+            let out: arrow::array::Int32Array = arr
+                .as_any()
+                .downcast_ref::<StringArray>()
+                .map(|a| a.iter().map(|v| v.and_then(type_oid)).collect())
+                .unwrap_or_else(|| arrow::array::Int32Array::from(vec![None; arr.len()]));
+            let out: ArrayRef = Arc::new(out);
+            Ok(if matches!(args[0], ColumnarValue::Scalar(_)) {
+                ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?)
+            } else {
+                ColumnarValue::Array(out)
+            })
+        }),
+    )
+}
+
+/// A function that answers NULL text.
+fn null_text_udf(name: &str, args: Vec<DataType>) -> datafusion::logical_expr::ScalarUDF {
+    create_udf(
+        name,
+        args,
+        DataType::Utf8,
+        Volatility::Stable,
+        Arc::new(|args: &[ColumnarValue]| {
+            let n = args.iter().find_map(|a| match a {
+                ColumnarValue::Array(a) => Some(a.len()),
+                _ => None,
+            });
+            Ok(match n {
+                Some(n) => ColumnarValue::Array(Arc::new(StringArray::from(vec![None::<&str>; n]))),
+                None => ColumnarValue::Scalar(ScalarValue::Utf8(None)),
+            })
+        }),
+    )
+}
+
+fn constant_bool_udf(
+    name: &str,
+    args: Vec<DataType>,
+    value: bool,
+) -> datafusion::logical_expr::ScalarUDF {
     create_udf(
         name,
         args,
         DataType::Boolean,
         Volatility::Stable,
         Arc::new(move |args: &[ColumnarValue]| {
-            let n = args
-                .iter()
-                .find_map(|a| match a {
-                    ColumnarValue::Array(a) => Some(a.len()),
-                    _ => None,
-                });
+            let n = args.iter().find_map(|a| match a {
+                ColumnarValue::Array(a) => Some(a.len()),
+                _ => None,
+            });
             Ok(match n {
                 Some(n) => ColumnarValue::Array(Arc::new(BooleanArray::from(vec![value; n]))),
                 None => ColumnarValue::Scalar(ScalarValue::Boolean(Some(value))),
@@ -243,16 +340,44 @@ fn constant_bool_udf(name: &str, args: Vec<DataType>, value: bool) -> datafusion
 
 /// Registers the catalog functions on the server's base session.
 pub fn register(ctx: &SessionContext) {
-    ctx.register_udf(oid_text_udf("pg_get_function_result", MitraFunction::result));
-    ctx.register_udf(oid_text_udf("pg_get_function_arguments", MitraFunction::arguments));
+    ctx.register_udf(oid_text_udf(
+        "pg_get_function_result",
+        MitraFunction::result,
+    ));
+    ctx.register_udf(oid_text_udf(
+        "pg_get_function_arguments",
+        MitraFunction::arguments,
+    ));
     ctx.register_udf(oid_text_udf(
         "pg_get_function_identity_arguments",
         MitraFunction::arguments,
     ));
-    ctx.register_udf(constant_bool_udf("pg_function_is_visible", vec![DataType::Int64], true));
+    ctx.register_udf(constant_bool_udf(
+        "pg_function_is_visible",
+        vec![DataType::Int64],
+        true,
+    ));
     // Pools reset sessions with these (asyncpg); a read-only session holds no locks.
     ctx.register_udf(constant_bool_udf("pg_advisory_unlock_all", vec![], true));
     ctx.register_udf(current_setting_udf());
+    ctx.register_udf(set_config_udf());
+    ctx.register_udf(to_regtype_udf());
+    ctx.register_udf(super::json_fn::JsonBuildObject::udf());
+    ctx.register_udf(constant_bool_udf(
+        "pg_collation_is_visible",
+        vec![DataType::Int64],
+        true,
+    ));
+    ctx.register_udf(constant_bool_udf(
+        "pg_type_is_visible",
+        vec![DataType::Int64],
+        true,
+    ));
+    // No serial columns (SQLAlchemy's column reflection asks).
+    ctx.register_udf(null_text_udf(
+        "pg_get_serial_sequence",
+        vec![DataType::Utf8, DataType::Utf8],
+    ));
 }
 
 #[cfg(test)]

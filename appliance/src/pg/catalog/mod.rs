@@ -3,6 +3,7 @@
 //! `pg_proc`; and `information_schema` with Postgres type names and the table functions.
 
 mod functions;
+mod json_fn;
 mod overlay;
 mod types;
 
@@ -27,11 +28,15 @@ pub fn install(ctx: &SessionContext, catalog: &str) -> Result<(), AppError> {
         .schema("pg_catalog")
         .ok_or_else(|| err("pg_catalog is not set up".into()))?;
     let catalogs = ctx.state().catalog_list().clone();
-    let pg_overlay: Arc<dyn SchemaProvider> =
-        Arc::new(overlay::PgCatalogOverlay::new(pg.clone(), catalogs.clone(), catalog));
+    let pg_overlay: Arc<dyn SchemaProvider> = Arc::new(overlay::PgCatalogOverlay::new(
+        pg.clone(),
+        catalogs.clone(),
+        catalog,
+    ));
     cat.register_schema("pg_catalog", pg_overlay)
         .map_err(|e| err(e.to_string()))?;
-    let info = datafusion::catalog::information_schema::InformationSchemaProvider::new(catalogs.clone());
+    let info =
+        datafusion::catalog::information_schema::InformationSchemaProvider::new(catalogs.clone());
     let info_overlay: Arc<dyn SchemaProvider> = Arc::new(overlay::InformationSchemaOverlay::new(
         Arc::new(info),
         catalogs,

@@ -287,7 +287,11 @@ struct Procs {
 
 /// The value of one `pg_proc` column for a Mitra function, before casting to its type.
 fn proc_value(f: &MitraFunction, column: &str, public: i32) -> Option<ProcValue> {
-    let in_oids: Vec<i64> = f.args.iter().map(|(_, t)| i64::from(pg_type(&t()).oid)).collect();
+    let in_oids: Vec<i64> = f
+        .args
+        .iter()
+        .map(|(_, t)| i64::from(pg_type(&t()).oid))
+        .collect();
     let out: Vec<(String, i64)> = match f.returns {
         Returns::Table(s) => s()
             .fields()
@@ -317,7 +321,11 @@ fn proc_value(f: &MitraFunction, column: &str, public: i32) -> Option<ProcValue>
         "prorettype" => Some(ProcValue::Int(f.result_oid().into())),
         "proargtypes" => Some(ProcValue::Ints(in_oids)),
         "proallargtypes" if set => Some(ProcValue::Ints(
-            in_oids.iter().copied().chain(out.iter().map(|o| o.1)).collect(),
+            in_oids
+                .iter()
+                .copied()
+                .chain(out.iter().map(|o| o.1))
+                .collect(),
         )),
         "proargmodes" if set => Some(ProcValue::Texts(
             std::iter::repeat_n("i".to_string(), f.args.len())
@@ -354,7 +362,9 @@ impl ProcValue {
             };
             let items: Option<Vec<ScalarValue>> =
                 items.iter().map(|v| v.cast_to(&inner).ok()).collect();
-            Some(ScalarValue::List(ScalarValue::new_list_nullable(&items?, &inner)))
+            Some(ScalarValue::List(ScalarValue::new_list_nullable(
+                &items?, &inner,
+            )))
         };
         let joined = |v: &[String]| format!("{{{}}}", v.join(","));
         let v = match self {
@@ -370,7 +380,11 @@ impl ProcValue {
                 _ => None,
             },
             ProcValue::Texts(v) => match dt {
-                DataType::List(_) => list(v.iter().map(|s| ScalarValue::Utf8(Some(s.clone()))).collect()),
+                DataType::List(_) => list(
+                    v.iter()
+                        .map(|s| ScalarValue::Utf8(Some(s.clone())))
+                        .collect(),
+                ),
                 DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {
                     ScalarValue::Utf8(Some(joined(v))).cast_to(dt).ok()
                 }
@@ -529,7 +543,14 @@ impl Rows for Routines {
                 .and_then(|n| FUNCTIONS.iter().find(|f| f.name == n))
         };
         let schema_of = |n: &Option<String>| {
-            Some(if ours(n).is_some() { "public" } else { "pg_catalog" }.to_string())
+            Some(
+                if ours(n).is_some() {
+                    "public"
+                } else {
+                    "pg_catalog"
+                }
+                .to_string(),
+            )
         };
         let schemas: Vec<Option<String>> = names.iter().map(schema_of).collect();
         let old_types = strings(&rows, "data_type")?;
@@ -547,13 +568,18 @@ impl Rows for Routines {
             vec![
                 ("routine_schema", schema_col.clone()),
                 ("specific_schema", schema_col),
-                ("data_type", Arc::new(arrow::array::StringArray::from(types))),
+                (
+                    "data_type",
+                    Arc::new(arrow::array::StringArray::from(types)),
+                ),
             ],
         )?;
         // Table functions are not in DataFusion's list: add them.
         let listed: Vec<&str> = names.iter().flatten().map(String::as_str).collect();
-        let missing: Vec<&MitraFunction> =
-            FUNCTIONS.iter().filter(|f| !listed.contains(&f.name)).collect();
+        let missing: Vec<&MitraFunction> = FUNCTIONS
+            .iter()
+            .filter(|f| !listed.contains(&f.name))
+            .collect();
         let schema = rows.schema();
         let mut cols: Vec<ArrayRef> = Vec::new();
         for field in schema.fields() {

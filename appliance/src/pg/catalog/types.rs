@@ -53,7 +53,9 @@ const TEXT: PgType = t(25, "text", "text", "text", -1);
 pub fn pg_type(dt: &DataType) -> PgType {
     match dt {
         DataType::Boolean => t(16, "boolean", "boolean", "bool", 1),
-        DataType::Int8 | DataType::Int16 | DataType::UInt8 => t(21, "smallint", "smallint", "int2", 2),
+        DataType::Int8 | DataType::Int16 | DataType::UInt8 => {
+            t(21, "smallint", "smallint", "int2", 2)
+        }
         DataType::Int32 | DataType::UInt16 => t(23, "integer", "integer", "int4", 4),
         DataType::Int64 | DataType::UInt32 => t(20, "bigint", "bigint", "int8", 8),
         DataType::UInt64 | DataType::Decimal128(..) | DataType::Decimal256(..) => {
@@ -62,9 +64,10 @@ pub fn pg_type(dt: &DataType) -> PgType {
         DataType::Float16 | DataType::Float32 => t(700, "real", "real", "float4", 4),
         DataType::Float64 => t(701, "double precision", "double precision", "float8", 8),
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => TEXT,
-        DataType::Binary | DataType::LargeBinary | DataType::BinaryView | DataType::FixedSizeBinary(_) => {
-            t(17, "bytea", "bytea", "bytea", -1)
-        }
+        DataType::Binary
+        | DataType::LargeBinary
+        | DataType::BinaryView
+        | DataType::FixedSizeBinary(_) => t(17, "bytea", "bytea", "bytea", -1),
         DataType::Date32 | DataType::Date64 => t(1082, "date", "date", "date", 4),
         DataType::Time32(_) | DataType::Time64(_) => t(
             1083,
@@ -87,7 +90,9 @@ pub fn pg_type(dt: &DataType) -> PgType {
             "timestamptz",
             8,
         ),
-        DataType::Interval(_) | DataType::Duration(_) => t(1186, "interval", "interval", "interval", 16),
+        DataType::Interval(_) | DataType::Duration(_) => {
+            t(1186, "interval", "interval", "interval", 16)
+        }
         DataType::List(f)
         | DataType::FixedSizeList(f, _)
         | DataType::LargeList(f)
@@ -118,7 +123,10 @@ mod tests {
     #[test]
     fn vectors_are_real_arrays_and_utc_timestamps_timestamptz() {
         let item = Arc::new(arrow_schema::Field::new("item", DataType::Float32, true));
-        assert_eq!(pg_type(&DataType::FixedSizeList(item.clone(), 384)).name, "real[]");
+        assert_eq!(
+            pg_type(&DataType::FixedSizeList(item.clone(), 384)).name,
+            "real[]"
+        );
         assert_eq!(pg_type(&DataType::List(item)).oid, 1021);
         let ts = DataType::Timestamp(arrow_schema::TimeUnit::Microsecond, Some("UTC".into()));
         assert_eq!(pg_type(&ts).oid, 1184);
