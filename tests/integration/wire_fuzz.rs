@@ -178,7 +178,7 @@ async fn mutated_wire_sessions_never_panic_and_the_server_stays_healthy() {
     let cfg = common::demo_store(dir.path()).await;
     let addr = common::serve(&cfg).await;
     let before = mitra::pg::connection_panics();
-    let mut rng = StdRng::seed_from_u64(0x6d69_7472_61);
+    let mut rng = StdRng::seed_from_u64(0x006d_6974_7261);
     let started = Instant::now();
     let mut messages = 0usize;
     let mut pending = Vec::new();

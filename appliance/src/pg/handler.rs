@@ -282,14 +282,14 @@ impl MitraService {
                 }
                 return Ok(Response::Execution(Tag::new("DECLARE CURSOR")));
             }
-            Statement::Fetch { name, .. } => {
-                if !client.portal_store().get_portal(&name.value).is_some() {
-                    return Err(FrontError::UndefinedObject(format!(
-                        "cursor \"{}\" does not exist",
-                        name.value
-                    ))
-                    .into_pg());
-                }
+            Statement::Fetch { name, .. }
+                if client.portal_store().get_portal(&name.value).is_none() =>
+            {
+                return Err(FrontError::UndefinedObject(format!(
+                    "cursor \"{}\" does not exist",
+                    name.value
+                ))
+                .into_pg());
             }
             Statement::Close { cursor } => {
                 if let Ok(mut c) = self.cursors.lock() {

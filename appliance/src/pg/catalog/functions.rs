@@ -23,6 +23,9 @@ pub enum Returns {
     Scalar(fn() -> DataType),
 }
 
+/// A named argument and its type.
+pub type Arg = (&'static str, fn() -> DataType);
+
 /// A Mitra function in `pg_proc`, `information_schema.routines` and `\df`.
 #[derive(Debug, Clone, Copy)]
 pub struct MitraFunction {
@@ -31,7 +34,7 @@ pub struct MitraFunction {
     /// `pg_proc.oid` (a fixed range above the catalog's own).
     pub oid: i32,
     /// Arguments: name and type.
-    pub args: &'static [(&'static str, fn() -> DataType)],
+    pub args: &'static [Arg],
     /// Trailing arguments that have defaults.
     pub defaults: usize,
     /// Result.
