@@ -182,9 +182,28 @@ async fn main() {
     let qps = lat.len() as f64 / total;
     lat.sort_by(f64::total_cmp);
 
-    // Over pgwire: one client, extended protocol, prepared statement.
+    // The same SQL in process (DataFusion planning and execution, no wire): the reference for
+    // what the wire front adds.
     let index = Arc::new(index);
     let ctx = sql::build_session(&cfg, index.clone()).await.unwrap();
+    let mut sql_lat = Vec::new();
+    for q in queries
+        .iter()
+        .cycle()
+        .take(args.pg_queries.min(queries.len() * args.repeat))
+    {
+        let text = format!(
+            "SELECT chunk_id, score FROM bm25('{}', 10)",
+            q.replace('\'', "''")
+        );
+        let t = Instant::now();
+        let df = ctx.sql(&text).await.unwrap();
+        std::hint::black_box(df.collect().await.unwrap());
+        sql_lat.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    sql_lat.sort_by(f64::total_cmp);
+
+    // Over pgwire: one client, extended protocol, prepared statement.
     let client = util::serve_and_connect(ctx, &cfg.server).await;
     let stmt = client
         .prepare("SELECT chunk_id, score FROM bm25($1, 10)")
@@ -213,6 +232,7 @@ async fn main() {
         "inproc_p50_ms": (percentile(&lat, 0.5) * 1000.0).round() / 1000.0,
         "inproc_p99_ms": (percentile(&lat, 0.99) * 1000.0).round() / 1000.0,
         "inproc_qps_single_thread": qps.round(),
+        "sql_inproc_p50_ms": (percentile(&sql_lat, 0.5) * 1000.0).round() / 1000.0,
         "pgwire_p50_ms": (percentile(&pg_lat, 0.5) * 1000.0).round() / 1000.0,
         "pgwire_p99_ms": (percentile(&pg_lat, 0.99) * 1000.0).round() / 1000.0,
         "peak_rss_mib_after_ingest": rss_after_ingest.round(),
