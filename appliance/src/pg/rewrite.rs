@@ -191,3 +191,47 @@ pub fn like_escapes(statement: &mut Statement) {
         ControlFlow::<()>::Continue(())
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::sql::sqlparser::dialect::PostgreSqlDialect;
+    use datafusion::sql::sqlparser::parser::Parser;
+
+    fn parse(sql: &str) -> Statement {
+        Parser::parse_sql(&PostgreSqlDialect {}, sql)
+            .unwrap()
+            .remove(0)
+    }
+
+    #[test]
+    fn rewrites_give_datafusion_what_postgres_clients_send() {
+        let mut s = parse("SELECT x FROM t WHERE n NOT LIKE 'pg/_%' ESCAPE '/'");
+        like_escapes(&mut s);
+        assert_eq!(
+            s.to_string(),
+            "SELECT x FROM t WHERE n NOT LIKE replace(replace('pg/_%', '\\', '\\\\'), '/', '\\')"
+        );
+        let mut s = parse("WITH RECURSIVE t(a, d) AS (SELECT x, 0 UNION ALL SELECT a, d + 1 FROM t) SELECT * FROM t");
+        cte_column_names(&mut s);
+        assert!(
+            s.to_string().contains("SELECT x AS a, 0 AS d UNION ALL"),
+            "{s}"
+        );
+        let names = pg_column_names(&parse(
+            "SELECT 1, count(*), t.a, x::text, 2::int, 'b' AS c FROM t",
+        ));
+        assert_eq!(
+            names.unwrap(),
+            vec![
+                Some("?column?".into()),
+                Some("count".into()),
+                Some("a".into()),
+                Some("x".into()),
+                Some("int".into()),
+                None
+            ]
+        );
+        assert!(pg_column_names(&parse("SELECT * FROM t")).is_none());
+    }
+}
