@@ -52,6 +52,12 @@ with psycopg.connect(f"host=127.0.0.1 port={port} dbname=mitra user=physicist") 
     since = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
     cur.execute("SELECT count(*) FROM documents WHERE ingested_at > %s", (since,))
     assert cur.fetchone()[0] > 0
+    for binary in (False, True):
+        c3 = conn.cursor(binary=binary)
+        c3.execute("SELECT %s AS d", (datetime.date(2024, 1, 2),))
+        assert c3.fetchone()[0] == datetime.date(2024, 1, 2)
+        c3.execute("SELECT count(*) FROM documents WHERE ingested_at > %s", (datetime.date(2024, 1, 2),))
+        assert c3.fetchone()[0] == 5
     cur.execute("SELECT %s IS NULL", (None,))
     assert cur.fetchone()[0] is True
     cur.execute("SELECT count(*) FROM bm25(%s::text, %s::int)", ("muon", 3))

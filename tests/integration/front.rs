@@ -283,6 +283,14 @@ async fn parameters_as_drivers_send_them() {
         .unwrap();
     let n: i64 = client.query_one(&stmt, &[&since]).await.unwrap().get(0);
     assert_eq!(n, 0);
+    // A parameter only the client types: the description and the row carry the client's type.
+    let stmt = client
+        .prepare_typed("SELECT $1 AS n", &[Type::INT4])
+        .await
+        .unwrap();
+    assert_eq!(stmt.columns()[0].type_(), &Type::INT4);
+    let n: i32 = client.query_one(&stmt, &[&7i32]).await.unwrap().get(0);
+    assert_eq!(n, 7);
     // A NULL for a parameter the server types as text (untyped NULLs: the psycopg check).
     let r = client
         .query_one("SELECT $1::text IS NULL", &[&None::<String>])

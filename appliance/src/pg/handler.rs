@@ -108,7 +108,7 @@ impl QueryParser for MitraParser {
         &self,
         client: &C,
         sql: &str,
-        _types: &[Option<Type>],
+        types: &[Option<Type>],
     ) -> PgWireResult<Prepared>
     where
         C: ClientInfo + Unpin + Send + Sync,
@@ -132,7 +132,7 @@ impl QueryParser for MitraParser {
             return Err(FrontError::TooManyParameters.into_pg());
         }
         let names = rewrite::pg_column_names(&statement);
-        let original = statement.clone();
+        let mut original = statement.clone();
         rewrite::session_functions(&mut statement, client);
         rewrite::show_as_query(&mut statement);
         rewrite::cte_column_names(&mut statement);
@@ -173,7 +173,16 @@ impl QueryParser for MitraParser {
                 }
                 match hooked {
                     Some(p) => p,
-                    None => self.plan(&statement, names.as_deref()).await?,
+                    None => {
+                        let plan = self.plan(&statement, names.as_deref()).await?;
+                        let inferred = params::types(&statement, &plan);
+                        if params::cast_client_typed(&mut statement, types, &inferred) {
+                            params::cast_client_typed(&mut original, types, &inferred);
+                            self.plan(&statement, names.as_deref()).await?
+                        } else {
+                            plan
+                        }
+                    }
                 }
             }
         };

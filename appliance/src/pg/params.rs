@@ -250,3 +250,57 @@ mod tests {
         assert!(bind(&mut s, &[ScalarValue::Int64(Some(1))]).is_err());
     }
 }
+
+/// The SQL type of a client-declared parameter type, for the types a cast can give.
+fn sql_type_of(t: &Type) -> Option<datafusion::sql::sqlparser::ast::DataType> {
+    use datafusion::sql::sqlparser::ast::{DataType as S, ExactNumberInfo, TimezoneInfo};
+    Some(match *t {
+        Type::BOOL => S::Boolean,
+        Type::INT2 => S::SmallInt(None),
+        Type::INT4 => S::Int(None),
+        Type::INT8 => S::BigInt(None),
+        Type::FLOAT4 => S::Real,
+        Type::FLOAT8 => S::DoublePrecision,
+        Type::NUMERIC => S::Numeric(ExactNumberInfo::None),
+        Type::DATE => S::Date,
+        Type::TIMESTAMP => S::Timestamp(None, TimezoneInfo::None),
+        Type::TIMESTAMPTZ => S::Timestamp(None, TimezoneInfo::WithTimeZone),
+        Type::BYTEA => S::Bytea,
+        _ => return None,
+    })
+}
+
+/// Placeholders the client typed but nothing in the statement types (`SELECT $1`): wrapped in a
+/// cast to the client's type, so that the statement's description and its rows agree (as in
+/// Postgres, where the Parse message's types are the parameters' types). `false`: nothing to do.
+pub fn cast_client_typed(
+    statement: &mut Statement,
+    client: &[Option<Type>],
+    inferred: &[Option<DataType>],
+) -> bool {
+    let casts: HashMap<usize, datafusion::sql::sqlparser::ast::DataType> = client
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| inferred.get(*i).cloned().flatten().is_none())
+        .filter_map(|(i, t)| Some((i + 1, sql_type_of(t.as_ref()?)?)))
+        .collect();
+    if casts.is_empty() {
+        return false;
+    }
+    let _ = visit_expressions_mut(statement, |e| {
+        if let Expr::Value(v) = e {
+            if let Some(t) = placeholder_index(&v.value).and_then(|i| casts.get(&i)) {
+                let inner = e.clone();
+                *e = Expr::Cast {
+                    kind: datafusion::sql::sqlparser::ast::CastKind::Cast,
+                    expr: Box::new(inner),
+                    data_type: t.clone(),
+                    array: false,
+                    format: None,
+                };
+            }
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    true
+}
