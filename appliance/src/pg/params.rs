@@ -207,50 +207,6 @@ pub fn bind(stmt: &mut Statement, values: &[ScalarValue]) -> Result<(), String> 
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use datafusion::sql::sqlparser::dialect::PostgreSqlDialect;
-    use datafusion::sql::sqlparser::parser::Parser;
-
-    fn parse(sql: &str) -> Statement {
-        Parser::parse_sql(&PostgreSqlDialect {}, sql)
-            .unwrap()
-            .remove(0)
-    }
-
-    #[test]
-    fn types_table_function_params_and_binds_literals() {
-        let mut s = parse("SELECT * FROM bm25($1, $2) b WHERE b.doc_id = $3");
-        assert_eq!(count(&s), 3);
-        let mut v = TableFnTypes(HashMap::new());
-        let _ = s.visit(&mut v);
-        assert_eq!(v.0.get(&1), Some(&DataType::Utf8));
-        assert_eq!(v.0.get(&2), Some(&DataType::Int64));
-        bind(
-            &mut s,
-            &[
-                ScalarValue::Utf8(Some("it's H→μμ".into())),
-                ScalarValue::Int64(Some(5)),
-                ScalarValue::Utf8(Some("d1".into())),
-            ],
-        )
-        .unwrap();
-        assert_eq!(
-            s.to_string(),
-            "SELECT * FROM bm25('it''s H→μμ', 5) b WHERE b.doc_id = 'd1'"
-        );
-        let s2 = parse("SELECT rrf($1, $2) + rrf(b.rank) FROM bm25($3, 10) b");
-        let mut v = TableFnTypes(HashMap::new());
-        let _ = s2.visit(&mut v);
-        assert_eq!(v.0.get(&1), Some(&DataType::Int64));
-        assert_eq!(v.0.get(&2), Some(&DataType::Float64));
-        assert_eq!(v.0.get(&3), Some(&DataType::Utf8));
-        let mut s = parse("SELECT $2");
-        assert!(bind(&mut s, &[ScalarValue::Int64(Some(1))]).is_err());
-    }
-}
-
 /// The SQL type of a client-declared parameter type, for the types a cast can give.
 fn sql_type_of(t: &Type) -> Option<datafusion::sql::sqlparser::ast::DataType> {
     use datafusion::sql::sqlparser::ast::{DataType as S, ExactNumberInfo, TimezoneInfo};
@@ -303,4 +259,48 @@ pub fn cast_client_typed(
         ControlFlow::<()>::Continue(())
     });
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::sql::sqlparser::dialect::PostgreSqlDialect;
+    use datafusion::sql::sqlparser::parser::Parser;
+
+    fn parse(sql: &str) -> Statement {
+        Parser::parse_sql(&PostgreSqlDialect {}, sql)
+            .unwrap()
+            .remove(0)
+    }
+
+    #[test]
+    fn types_table_function_params_and_binds_literals() {
+        let mut s = parse("SELECT * FROM bm25($1, $2) b WHERE b.doc_id = $3");
+        assert_eq!(count(&s), 3);
+        let mut v = TableFnTypes(HashMap::new());
+        let _ = s.visit(&mut v);
+        assert_eq!(v.0.get(&1), Some(&DataType::Utf8));
+        assert_eq!(v.0.get(&2), Some(&DataType::Int64));
+        bind(
+            &mut s,
+            &[
+                ScalarValue::Utf8(Some("it's H→μμ".into())),
+                ScalarValue::Int64(Some(5)),
+                ScalarValue::Utf8(Some("d1".into())),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            s.to_string(),
+            "SELECT * FROM bm25('it''s H→μμ', 5) b WHERE b.doc_id = 'd1'"
+        );
+        let s2 = parse("SELECT rrf($1, $2) + rrf(b.rank) FROM bm25($3, 10) b");
+        let mut v = TableFnTypes(HashMap::new());
+        let _ = s2.visit(&mut v);
+        assert_eq!(v.0.get(&1), Some(&DataType::Int64));
+        assert_eq!(v.0.get(&2), Some(&DataType::Float64));
+        assert_eq!(v.0.get(&3), Some(&DataType::Utf8));
+        let mut s = parse("SELECT $2");
+        assert!(bind(&mut s, &[ScalarValue::Int64(Some(1))]).is_err());
+    }
 }
