@@ -175,12 +175,13 @@ impl QueryParser for MitraParser {
                     Some(p) => p,
                     None => {
                         let plan = self.plan(&statement, names.as_deref()).await?;
-                        let inferred = params::types(&statement, &plan);
-                        if params::cast_client_typed(&mut statement, types, &inferred) {
-                            params::cast_client_typed(&mut original, types, &inferred);
-                            self.plan(&statement, names.as_deref()).await?
-                        } else {
+                        let casts = params::client_casts(types, &params::types(&statement, &plan));
+                        if casts.is_empty() {
                             plan
+                        } else {
+                            params::apply_casts(&mut statement, &casts);
+                            params::apply_casts(&mut original, &casts);
+                            self.plan(&statement, names.as_deref()).await?
                         }
                     }
                 }

@@ -141,7 +141,7 @@ pub fn decode<S: Clone>(
 
 /// A temporal value as a typed SQL literal, e.g. `CAST('2024-01-01T00:00:00Z' AS TIMESTAMP)`.
 fn temporal_literal(v: &ScalarValue) -> Option<Expr> {
-    use datafusion::sql::sqlparser::ast::{CastKind, DataType as SqlType, TimezoneInfo};
+    use datafusion::sql::sqlparser::ast::{DataType as SqlType, TimezoneInfo};
     let sql_type = match v.data_type() {
         DataType::Timestamp(_, None) => SqlType::Timestamp(None, TimezoneInfo::None),
         DataType::Timestamp(_, Some(_)) => SqlType::Timestamp(None, TimezoneInfo::WithTimeZone),
@@ -151,13 +151,7 @@ fn temporal_literal(v: &ScalarValue) -> Option<Expr> {
     };
     let arr = v.to_array().ok()?;
     let text = arrow::util::display::array_value_to_string(&arr, 0).ok()?;
-    Some(Expr::Cast {
-        kind: CastKind::Cast,
-        expr: Box::new(Expr::value(Value::SingleQuotedString(text))),
-        data_type: sql_type,
-        array: false,
-        format: None,
-    })
+    Some(cast(Expr::value(Value::SingleQuotedString(text)), sql_type))
 }
 
 /// A SQL literal for a bound value.
@@ -184,19 +178,40 @@ fn literal(v: &ScalarValue) -> Expr {
     Expr::value(val)
 }
 
+/// Replaces each `$n` for which `f(n, expr)` gives an expression.
+fn map_placeholders(stmt: &mut Statement, mut f: impl FnMut(usize, &Expr) -> Option<Expr>) {
+    let _ = visit_expressions_mut(stmt, |e| {
+        let index = match e {
+            Expr::Value(v) => placeholder_index(&v.value),
+            _ => None,
+        };
+        if let Some(new) = index.and_then(|i| f(i, e)) {
+            *e = new;
+        }
+        ControlFlow::<()>::Continue(())
+    });
+}
+
+/// `CAST(expr AS t)`.
+fn cast(expr: Expr, t: datafusion::sql::sqlparser::ast::DataType) -> Expr {
+    Expr::Cast {
+        kind: datafusion::sql::sqlparser::ast::CastKind::Cast,
+        expr: Box::new(expr),
+        data_type: t,
+        array: false,
+        format: None,
+    }
+}
+
 /// Replaces every `$n` in the statement by the literal of `values[n - 1]`.
 pub fn bind(stmt: &mut Statement, values: &[ScalarValue]) -> Result<(), String> {
     let mut missing = None;
-    let _ = visit_expressions_mut(stmt, |e| {
-        if let Expr::Value(v) = e {
-            if let Some(i) = placeholder_index(&v.value) {
-                match values.get(i.wrapping_sub(1)) {
-                    Some(val) => *e = literal(val),
-                    None => missing = Some(i),
-                }
-            }
+    map_placeholders(stmt, |i, _| match values.get(i.wrapping_sub(1)) {
+        Some(val) => Some(literal(val)),
+        None => {
+            missing = Some(i);
+            None
         }
-        ControlFlow::<()>::Continue(())
     });
     match missing {
         Some(i) => Err(format!(
@@ -226,39 +241,29 @@ fn sql_type_of(t: &Type) -> Option<datafusion::sql::sqlparser::ast::DataType> {
     })
 }
 
-/// Placeholders the client typed but nothing in the statement types (`SELECT $1`): wrapped in a
-/// cast to the client's type, so that the statement's description and its rows agree (as in
-/// Postgres, where the Parse message's types are the parameters' types). `false`: nothing to do.
-pub fn cast_client_typed(
-    statement: &mut Statement,
+/// Casts of the placeholders the client typed but nothing in the statement types (`SELECT $1`):
+/// applied with [`apply_casts`], the statement's description and its rows agree (as in Postgres,
+/// where the Parse message's types are the parameters' types).
+pub fn client_casts(
     client: &[Option<Type>],
     inferred: &[Option<DataType>],
-) -> bool {
-    let casts: HashMap<usize, datafusion::sql::sqlparser::ast::DataType> = client
+) -> HashMap<usize, datafusion::sql::sqlparser::ast::DataType> {
+    client
         .iter()
         .enumerate()
         .filter(|(i, _)| inferred.get(*i).cloned().flatten().is_none())
         .filter_map(|(i, t)| Some((i + 1, sql_type_of(t.as_ref()?)?)))
-        .collect();
-    if casts.is_empty() {
-        return false;
-    }
-    let _ = visit_expressions_mut(statement, |e| {
-        if let Expr::Value(v) = e {
-            if let Some(t) = placeholder_index(&v.value).and_then(|i| casts.get(&i)) {
-                let inner = e.clone();
-                *e = Expr::Cast {
-                    kind: datafusion::sql::sqlparser::ast::CastKind::Cast,
-                    expr: Box::new(inner),
-                    data_type: t.clone(),
-                    array: false,
-                    format: None,
-                };
-            }
-        }
-        ControlFlow::<()>::Continue(())
+        .collect()
+}
+
+/// Wraps each `$n` with a cast in `casts` in that cast.
+pub fn apply_casts(
+    statement: &mut Statement,
+    casts: &HashMap<usize, datafusion::sql::sqlparser::ast::DataType>,
+) {
+    map_placeholders(statement, |i, e| {
+        casts.get(&i).map(|t| cast(e.clone(), t.clone()))
     });
-    true
 }
 
 #[cfg(test)]

@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, BooleanArray, StringArray};
+use arrow::array::{Array, ArrayRef, StringArray};
 use arrow_schema::{DataType, SchemaRef};
 use datafusion::common::cast::as_int64_array;
-use datafusion::error::DataFusionError;
+use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::{create_udf, ColumnarValue, Volatility};
 use datafusion::prelude::SessionContext;
 use datafusion::scalar::ScalarValue;
@@ -172,11 +172,7 @@ fn oid_text_udf(
             let oids = as_int64_array(&arr)?;
             let out: StringArray = oids.iter().map(|o| o.and_then(by_oid).map(f)).collect();
             let out: ArrayRef = Arc::new(out);
-            Ok(if matches!(args[0], ColumnarValue::Scalar(_)) {
-                ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?)
-            } else {
-                ColumnarValue::Array(out)
-            })
+            shaped(args, out)
         }),
     )
 }
@@ -289,53 +285,43 @@ fn to_regtype_udf() -> datafusion::logical_expr::ScalarUDF {
                 .map(|a| a.iter().map(|v| v.and_then(type_oid)).collect())
                 .unwrap_or_else(|| arrow::array::Int32Array::from(vec![None; arr.len()]));
             let out: ArrayRef = Arc::new(out);
-            Ok(if matches!(args[0], ColumnarValue::Scalar(_)) {
-                ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?)
-            } else {
-                ColumnarValue::Array(out)
-            })
+            shaped(args, out)
         }),
     )
 }
 
-/// A function that answers NULL text.
-fn null_text_udf(name: &str, args: Vec<DataType>) -> datafusion::logical_expr::ScalarUDF {
-    create_udf(
-        name,
-        args,
-        DataType::Utf8,
-        Volatility::Stable,
-        Arc::new(|args: &[ColumnarValue]| {
-            let n = args.iter().find_map(|a| match a {
-                ColumnarValue::Array(a) => Some(a.len()),
-                _ => None,
-            });
-            Ok(match n {
-                Some(n) => ColumnarValue::Array(Arc::new(StringArray::from(vec![None::<&str>; n]))),
-                None => ColumnarValue::Scalar(ScalarValue::Utf8(None)),
-            })
-        }),
-    )
+/// The row count of the arguments, `None` when every one is a scalar.
+fn rows_of(args: &[ColumnarValue]) -> Option<usize> {
+    args.iter().find_map(|a| match a {
+        ColumnarValue::Array(a) => Some(a.len()),
+        ColumnarValue::Scalar(_) => None,
+    })
 }
 
-fn constant_bool_udf(
+/// A computed column as the result: a scalar when every argument was one.
+fn shaped(args: &[ColumnarValue], out: ArrayRef) -> Result<ColumnarValue> {
+    Ok(match rows_of(args) {
+        Some(_) => ColumnarValue::Array(out),
+        None => ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?),
+    })
+}
+
+/// A function that answers the same value for every row.
+fn constant_udf(
     name: &str,
     args: Vec<DataType>,
-    value: bool,
+    value: ScalarValue,
 ) -> datafusion::logical_expr::ScalarUDF {
+    let dt = value.data_type();
     create_udf(
         name,
         args,
-        DataType::Boolean,
+        dt,
         Volatility::Stable,
         Arc::new(move |args: &[ColumnarValue]| {
-            let n = args.iter().find_map(|a| match a {
-                ColumnarValue::Array(a) => Some(a.len()),
-                _ => None,
-            });
-            Ok(match n {
-                Some(n) => ColumnarValue::Array(Arc::new(BooleanArray::from(vec![value; n]))),
-                None => ColumnarValue::Scalar(ScalarValue::Boolean(Some(value))),
+            Ok(match rows_of(args) {
+                Some(n) => ColumnarValue::Array(value.to_array_of_size(n)?),
+                None => ColumnarValue::Scalar(value.clone()),
             })
         }),
     )
@@ -355,31 +341,36 @@ pub fn register(ctx: &SessionContext) {
         "pg_get_function_identity_arguments",
         MitraFunction::arguments,
     ));
-    ctx.register_udf(constant_bool_udf(
+    ctx.register_udf(constant_udf(
         "pg_function_is_visible",
         vec![DataType::Int64],
-        true,
+        ScalarValue::Boolean(Some(true)),
     ));
     // Pools reset sessions with these (asyncpg); a read-only session holds no locks.
-    ctx.register_udf(constant_bool_udf("pg_advisory_unlock_all", vec![], true));
+    ctx.register_udf(constant_udf(
+        "pg_advisory_unlock_all",
+        vec![],
+        ScalarValue::Boolean(Some(true)),
+    ));
     ctx.register_udf(current_setting_udf());
     ctx.register_udf(set_config_udf());
     ctx.register_udf(to_regtype_udf());
     ctx.register_udf(super::json_fn::JsonBuildObject::udf());
-    ctx.register_udf(constant_bool_udf(
+    ctx.register_udf(constant_udf(
         "pg_collation_is_visible",
         vec![DataType::Int64],
-        true,
+        ScalarValue::Boolean(Some(true)),
     ));
-    ctx.register_udf(constant_bool_udf(
+    ctx.register_udf(constant_udf(
         "pg_type_is_visible",
         vec![DataType::Int64],
-        true,
+        ScalarValue::Boolean(Some(true)),
     ));
     // No serial columns (SQLAlchemy's column reflection asks).
-    ctx.register_udf(null_text_udf(
+    ctx.register_udf(constant_udf(
         "pg_get_serial_sequence",
         vec![DataType::Utf8, DataType::Utf8],
+        ScalarValue::Utf8(None),
     ));
 }
 

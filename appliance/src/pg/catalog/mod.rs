@@ -28,7 +28,8 @@ pub fn install(ctx: &SessionContext, catalog: &str) -> Result<(), AppError> {
         .schema("pg_catalog")
         .ok_or_else(|| err("pg_catalog is not set up".into()))?;
     let catalogs = ctx.state().catalog_list().clone();
-    let pg_overlay: Arc<dyn SchemaProvider> = Arc::new(overlay::PgCatalogOverlay::new(
+    let pg_overlay: Arc<dyn SchemaProvider> = Arc::new(overlay::Overlay::new(
+        overlay::Kind::PgCatalog,
         pg.clone(),
         catalogs.clone(),
         catalog,
@@ -37,7 +38,8 @@ pub fn install(ctx: &SessionContext, catalog: &str) -> Result<(), AppError> {
         .map_err(|e| err(e.to_string()))?;
     let info =
         datafusion::catalog::information_schema::InformationSchemaProvider::new(catalogs.clone());
-    let info_overlay: Arc<dyn SchemaProvider> = Arc::new(overlay::InformationSchemaOverlay::new(
+    let info_overlay: Arc<dyn SchemaProvider> = Arc::new(overlay::Overlay::new(
+        overlay::Kind::InformationSchema,
         Arc::new(info),
         catalogs,
         catalog,

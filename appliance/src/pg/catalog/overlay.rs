@@ -133,22 +133,35 @@ impl<'a> Schemas<'a> {
     }
 }
 
-/// `pg_catalog` with `pg_attribute` typed like the results and Mitra's rows in `pg_proc`.
+/// Which schema an [`Overlay`] stands in for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `pg_catalog`: `pg_attribute` typed like the results, Mitra's rows in `pg_proc`.
+    PgCatalog,
+    /// `information_schema`: Postgres type names in `columns.data_type`, Mitra's table
+    /// functions in `routines` (DataFusion's built-ins listed under `pg_catalog`).
+    InformationSchema,
+}
+
+/// A catalog schema whose tables are the inner schema's, a few of them rewritten as read.
 #[derive(Debug)]
-pub struct PgCatalogOverlay {
+pub struct Overlay {
+    kind: Kind,
     inner: Arc<dyn SchemaProvider>,
     catalogs: Arc<dyn CatalogProviderList>,
     catalog: String,
 }
 
-impl PgCatalogOverlay {
-    /// Wraps the catalog's `pg_catalog`.
+impl Overlay {
+    /// Wraps `inner`, the schema of `kind` in `catalog`.
     pub fn new(
+        kind: Kind,
         inner: Arc<dyn SchemaProvider>,
         catalogs: Arc<dyn CatalogProviderList>,
         catalog: &str,
     ) -> Self {
         Self {
+            kind,
             inner,
             catalogs,
             catalog: catalog.to_string(),
@@ -159,39 +172,49 @@ impl PgCatalogOverlay {
         self.inner
             .table(name)
             .await?
-            .ok_or_else(|| DataFusionError::Internal(format!("pg_catalog.{name} missing")))
+            .ok_or_else(|| DataFusionError::Internal(format!("catalog table {name} missing")))
     }
 }
 
 #[async_trait]
-impl SchemaProvider for PgCatalogOverlay {
+impl SchemaProvider for Overlay {
     fn table_names(&self) -> Vec<String> {
         self.inner.table_names()
     }
 
     async fn table(&self, name: &str) -> Result<Option<Arc<dyn TableProvider>>> {
-        match name {
-            "pg_attribute" => {
+        let rewritten: Arc<dyn TableProvider> = match (self.kind, name) {
+            (Kind::PgCatalog, "pg_attribute") => {
                 let attributes = self.inner_table("pg_attribute").await?;
-                Ok(Some(Arc::new(Computed(Attributes {
+                Arc::new(Computed(Attributes {
                     schema: attributes.schema(),
                     attributes,
                     classes: self.inner_table("pg_class").await?,
                     namespaces: self.inner_table("pg_namespace").await?,
                     catalogs: self.catalogs.clone(),
                     catalog: self.catalog.clone(),
-                }))))
+                }))
             }
-            "pg_proc" => {
+            (Kind::PgCatalog, "pg_proc") => {
                 let procs = self.inner_table("pg_proc").await?;
-                Ok(Some(Arc::new(Computed(Procs {
+                Arc::new(Computed(Procs {
                     schema: all_nullable(&procs.schema()),
                     procs,
                     namespaces: self.inner_table("pg_namespace").await?,
-                }))))
+                }))
             }
-            _ => self.inner.table(name).await,
-        }
+            (Kind::InformationSchema, "columns") => Arc::new(Computed(Columns {
+                inner: self.inner_table(name).await?,
+                catalogs: self.catalogs.clone(),
+                catalog: self.catalog.clone(),
+            })),
+            (Kind::InformationSchema, "routines") => Arc::new(Computed(Routines {
+                inner: self.inner_table(name).await?,
+                catalog: self.catalog.clone(),
+            })),
+            _ => return self.inner.table(name).await,
+        };
+        Ok(Some(rewritten))
     }
 
     fn table_exist(&self, name: &str) -> bool {
@@ -429,59 +452,6 @@ impl Rows for Procs {
         }
         let ours = RecordBatch::try_new(self.schema.clone(), cols)?;
         Ok(concat_batches(&self.schema, &[procs, ours])?)
-    }
-}
-
-/// `information_schema` with Postgres type names in `columns.data_type` and Mitra's table
-/// functions in `routines` (DataFusion's built-ins listed under `pg_catalog`).
-#[derive(Debug)]
-pub struct InformationSchemaOverlay {
-    inner: Arc<dyn SchemaProvider>,
-    catalogs: Arc<dyn CatalogProviderList>,
-    catalog: String,
-}
-
-impl InformationSchemaOverlay {
-    /// Wraps DataFusion's information schema.
-    pub fn new(
-        inner: Arc<dyn SchemaProvider>,
-        catalogs: Arc<dyn CatalogProviderList>,
-        catalog: &str,
-    ) -> Self {
-        Self {
-            inner,
-            catalogs,
-            catalog: catalog.to_string(),
-        }
-    }
-}
-
-#[async_trait]
-impl SchemaProvider for InformationSchemaOverlay {
-    fn table_names(&self) -> Vec<String> {
-        self.inner.table_names()
-    }
-
-    async fn table(&self, name: &str) -> Result<Option<Arc<dyn TableProvider>>> {
-        let Some(inner) = self.inner.table(name).await? else {
-            return Ok(None);
-        };
-        Ok(Some(match name {
-            "columns" => Arc::new(Computed(Columns {
-                inner,
-                catalogs: self.catalogs.clone(),
-                catalog: self.catalog.clone(),
-            })),
-            "routines" => Arc::new(Computed(Routines {
-                inner,
-                catalog: self.catalog.clone(),
-            })),
-            _ => inner,
-        }))
-    }
-
-    fn table_exist(&self, name: &str) -> bool {
-        self.inner.table_exist(name)
     }
 }
 
