@@ -28,6 +28,25 @@ fn run(cmd: &mut Command) -> String {
     stdout + &stderr
 }
 
+/// psql against the server at `addr`, one `-c` per command, stopping at the first error.
+async fn psql(addr: std::net::SocketAddr, commands: &[&str]) -> String {
+    let conn = format!(
+        "host=127.0.0.1 port={} dbname=mitra user=physicist",
+        addr.port()
+    );
+    let commands: Vec<String> = commands.iter().map(|c| c.to_string()).collect();
+    tokio::task::spawn_blocking(move || {
+        let mut cmd = Command::new("psql");
+        cmd.arg(&conn).args(["-X", "-v", "ON_ERROR_STOP=1"]);
+        for c in &commands {
+            cmd.args(["-c", c]);
+        }
+        run(&mut cmd)
+    })
+    .await
+    .unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn psql_lists_and_queries() {
     if !common::has_program("psql") {
@@ -36,24 +55,16 @@ async fn psql_lists_and_queries() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = common::demo_store(dir.path()).await;
     let addr = common::serve(&cfg).await;
-    let conn = format!(
-        "host=127.0.0.1 port={} dbname=mitra user=physicist",
-        addr.port()
-    );
-    let out = tokio::task::spawn_blocking(move || {
-        run(Command::new("psql")
-            .arg(&conn)
-            .args(["-X", "-v", "ON_ERROR_STOP=1"])
-            .args(["-c", "\\dt"])
-            .args(["-c", "\\d chunks"])
-            .args([
-                "-c",
-                "SELECT rank, chunk_id FROM bm25('Z+jets', 2) ORDER BY rank",
-            ])
-            .args(["-c", "SELECT current_database()"]))
-    })
-    .await
-    .unwrap();
+    let out = psql(
+        addr,
+        &[
+            "\\dt",
+            "\\d chunks",
+            "SELECT rank, chunk_id FROM bm25('Z+jets', 2) ORDER BY rank",
+            "SELECT current_database()",
+        ],
+    )
+    .await;
     for want in [
         "public | chunks",
         "public | documents",
@@ -117,7 +128,7 @@ async fn jdbc_prepared_statements() {
         return skip("javac and libpostgresql-jdbc-java");
     }
     let dir = tempfile::tempdir().unwrap();
-    let (cfg, _model) = crate::front::store_with_vectors(dir.path()).await;
+    let (cfg, _model) = common::demo_store_with_vectors(dir.path()).await;
     let addr = common::serve(&cfg).await;
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/MitraJdbc.java");
     let classes = dir.path().join("classes");
@@ -160,7 +171,7 @@ async fn python_driver_matrix() {
         return skip("python3 with psycopg2, asyncpg, sqlalchemy, pandas");
     }
     let dir = tempfile::tempdir().unwrap();
-    let (cfg, _model) = crate::front::store_with_vectors(dir.path()).await;
+    let (cfg, _model) = common::demo_store_with_vectors(dir.path()).await;
     let addr = common::serve(&cfg).await;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/python_matrix.py");
     let port = addr.port().to_string();
@@ -184,25 +195,20 @@ async fn psql_describes_vectors_and_lists_functions() {
         return skip("psql");
     }
     let dir = tempfile::tempdir().unwrap();
-    let (cfg, _model) = crate::front::store_with_vectors(dir.path()).await;
+    let (cfg, _model) = common::demo_store_with_vectors(dir.path()).await;
     let addr = common::serve(&cfg).await;
-    let conn = format!(
-        "host=127.0.0.1 port={} dbname=mitra user=physicist",
-        addr.port()
-    );
-    let out = tokio::task::spawn_blocking(move || {
-        run(Command::new("psql")
-            .arg(&conn)
-            .args(["-X", "-v", "ON_ERROR_STOP=1"])
-            .args(["-c", "\\d chunks"])
-            .args(["-c", "\\d documents"])
-            .args(["-c", "\\df"])
-            .args(["-c", "SELECT * FROM chunks LIMIT 2"])
-            .args(["-c", "\\copy (SELECT doc_id FROM documents) TO STDOUT"])
-            .args(["-c", "SELECT proname, pg_get_function_arguments(oid) FROM pg_proc WHERE proname = 'bm25'"]))
-    })
-    .await
-    .unwrap();
+    let out = psql(
+        addr,
+        &[
+            "\\d chunks",
+            "\\d documents",
+            "\\df",
+            "SELECT * FROM chunks LIMIT 2",
+            "\\copy (SELECT doc_id FROM documents) TO STDOUT",
+            "SELECT proname, pg_get_function_arguments(oid) FROM pg_proc WHERE proname = 'bm25'",
+        ],
+    )
+    .await;
     for want in [
         "real[]",
         "timestamp with time zone",

@@ -67,7 +67,11 @@ pub async fn open(cfg: &Config) -> (Store, Bm25Index) {
 
 /// A store holding the demo notes.
 pub async fn demo_store(dir: &Path) -> Config {
-    let cfg = config(dir);
+    demo_store_with(dir, config(dir)).await
+}
+
+/// The demo notes ingested into the store of `cfg` (vectors too if `cfg` embeds).
+pub async fn demo_store_with(dir: &Path, cfg: Config) -> Config {
     let folder = demo::write_corpus(&dir.join("src")).unwrap();
     let (mut store, mut index) = open(&cfg).await;
     let r = ingest::ingest_paths(&mut store, &mut index, &cfg, &[folder], false)
@@ -76,6 +80,23 @@ pub async fn demo_store(dir: &Path) -> Config {
     assert_eq!(r.added, demo::NOTES.len());
     index.close_writer().unwrap();
     cfg
+}
+
+/// A config whose encoder is the tiny DPR context encoder (16-d) in `model`: vectors without a
+/// downloaded model.
+pub fn tiny_dpr_config(dir: &Path, model: &Path) -> Config {
+    let mut cfg = config(dir);
+    cfg.embedding.enabled = true;
+    cfg.embedding.model = "tiny-dpr-ctx".into();
+    cfg.embedding.model_dir = Some(model.to_path_buf());
+    cfg
+}
+
+/// The demo store with tiny-DPR vectors; keep the returned model directory alive.
+pub async fn demo_store_with_vectors(dir: &Path) -> (Config, tempfile::TempDir) {
+    let model = tiny_dpr("dpr-ctx");
+    let cfg = demo_store_with(dir, tiny_dpr_config(dir, model.path())).await;
+    (cfg, model)
 }
 
 /// A SQL session over the store in `cfg`, as `mitra serve` builds it.

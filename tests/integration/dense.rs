@@ -117,16 +117,6 @@ fn dpr_encoders_match_transformers() {
     }
 }
 
-/// A config whose encoder is the tiny DPR context encoder (16-d) in `model`, for storage and
-/// ANN tests that need no downloaded model.
-fn tiny_config(dir: &Path, model: &Path) -> mitra::Config {
-    let mut cfg = common::config(dir);
-    cfg.embedding.enabled = true;
-    cfg.embedding.model = "tiny-dpr-ctx".into();
-    cfg.embedding.model_dir = Some(model.to_path_buf());
-    cfg
-}
-
 fn doc(id: &str, chunks: Vec<(String, Vec<f32>)>) -> NewDocument {
     NewDocument {
         doc: DocumentRow {
@@ -184,7 +174,7 @@ fn clustered(n: usize, dim: usize, seed: u64) -> Vec<Vec<f32>> {
 async fn vectors_in_lance_exact_and_ann_search() {
     let dir = tempfile::tempdir().unwrap();
     let model = common::tiny_dpr("dpr-ctx");
-    let mut cfg = tiny_config(dir.path(), model.path());
+    let mut cfg = common::tiny_dpr_config(dir.path(), model.path());
     cfg.dense.ann_min_rows = 1500;
     cfg.dense.nprobes = 8;
     cfg.dense.refine_factor = 20;
@@ -282,7 +272,7 @@ async fn vectors_in_lance_exact_and_ann_search() {
 async fn mixing_models_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let model = common::tiny_dpr("dpr-ctx");
-    let cfg = tiny_config(dir.path(), model.path());
+    let cfg = common::tiny_dpr_config(dir.path(), model.path());
     let (mut store, index) = common::open(&cfg).await;
     dense::embedder_for_ingest(&mut store, &cfg).await.unwrap();
     drop((store, index));
@@ -345,13 +335,7 @@ async fn a_missing_model_names_the_fetch_command() {
 /// The demo store with MiniLM vectors, served.
 async fn dense_demo(dir: &Path) -> Option<mitra::Config> {
     let cfg = common::dense_config(dir)?;
-    let folder = mitra::demo::write_corpus(&dir.join("src")).unwrap();
-    let (mut store, mut index) = common::open(&cfg).await;
-    mitra::ingest::ingest_paths(&mut store, &mut index, &cfg, &[folder], false)
-        .await
-        .unwrap();
-    index.close_writer().unwrap();
-    Some(cfg)
+    Some(common::demo_store_with(dir, cfg).await)
 }
 
 const QUERY: &str = "how is the muon momentum scale calibrated";

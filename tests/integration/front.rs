@@ -2,29 +2,12 @@
 //! protocols), per-connection sessions, wire types of vectors and timestamps, parameters as
 //! drivers send them, COPY TO STDOUT, cursors, what the server says it is.
 
-use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use tokio_postgres::types::Type;
 use tokio_postgres::SimpleQueryMessage;
 
 use crate::common;
-
-/// A demo store whose chunks carry vectors (the tiny DPR encoder: no download needed).
-pub async fn store_with_vectors(dir: &Path) -> (mitra::Config, tempfile::TempDir) {
-    let model = common::tiny_dpr("dpr-ctx");
-    let mut cfg = common::config(dir);
-    cfg.embedding.enabled = true;
-    cfg.embedding.model = "tiny-dpr-ctx".into();
-    cfg.embedding.model_dir = Some(model.path().to_path_buf());
-    let folder = mitra::demo::write_corpus(&dir.join("src")).unwrap();
-    let (mut store, mut index) = common::open(&cfg).await;
-    mitra::ingest::ingest_paths(&mut store, &mut index, &cfg, &[folder], false)
-        .await
-        .unwrap();
-    index.close_writer().unwrap();
-    (cfg, model)
-}
 
 fn rows_of(msgs: &[SimpleQueryMessage]) -> Vec<Vec<Option<String>>> {
     msgs.iter()
@@ -210,7 +193,7 @@ async fn sessions_are_isolated_and_say_what_they_are() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn vectors_and_timestamps_travel_as_real_arrays_and_timestamptz() {
     let dir = tempfile::tempdir().unwrap();
-    let (cfg, _model) = store_with_vectors(dir.path()).await;
+    let (cfg, _model) = common::demo_store_with_vectors(dir.path()).await;
     let addr = common::serve(&cfg).await;
     let client = common::connect(addr).await;
     // Text (simple protocol): every table, every column.
