@@ -13,7 +13,6 @@ use datafusion::logical_expr::{EmptyRelation, LogicalPlan};
 use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::Statement as DfStatement;
 use datafusion::sql::sqlparser::ast::{CloseCursor, Statement};
-use datafusion_postgres::datafusion_pg_catalog::sql::PostgresCompatibilityParser;
 use datafusion_postgres::hooks::set_show::SetShowHook;
 use datafusion_postgres::hooks::{HookClient, QueryHook};
 use futures::Sink;
@@ -65,7 +64,7 @@ type Cursors = Arc<Mutex<HashMap<String, SchemaRef>>>;
 /// Parses and plans statements for the extended protocol.
 pub struct MitraParser {
     ctx: Arc<SessionContext>,
-    sql_parser: PostgresCompatibilityParser,
+    sql_parser: super::parse::SqlParser,
     hooks: Vec<Arc<dyn QueryHook>>,
     cursors: Cursors,
 }
@@ -133,10 +132,8 @@ impl QueryParser for MitraParser {
         }
         let names = rewrite::pg_column_names(&statement);
         let mut original = statement.clone();
-        rewrite::session_functions(&mut statement, client);
-        rewrite::show_as_query(&mut statement);
-        rewrite::cte_column_names(&mut statement);
-        rewrite::like_escapes(&mut statement);
+        rewrite::all(&mut statement, client, &self.ctx);
+        tracing::trace!(%statement, "rewritten");
         let text = original.to_string();
         // Statements answered without planning get a plan that only carries their result shape.
         let plan = match &statement {
@@ -246,7 +243,7 @@ impl MitraService {
         Self {
             parser: Arc::new(MitraParser {
                 ctx: ctx.clone(),
-                sql_parser: PostgresCompatibilityParser::new(),
+                sql_parser: super::parse::SqlParser::new(),
                 hooks: hooks.clone(),
                 cursors: cursors.clone(),
             }),
@@ -268,10 +265,8 @@ impl MitraService {
             return resp;
         }
         let names = rewrite::pg_column_names(&statement);
-        rewrite::session_functions(&mut statement, client);
-        rewrite::show_as_query(&mut statement);
-        rewrite::cte_column_names(&mut statement);
-        rewrite::like_escapes(&mut statement);
+        rewrite::all(&mut statement, client, &self.ctx);
+        tracing::trace!(%statement, "rewritten");
         for hook in &self.hooks {
             if let Some(resp) = hook
                 .handle_simple_query(&statement, &self.ctx, client)

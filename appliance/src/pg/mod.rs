@@ -7,9 +7,12 @@ mod frames;
 mod guard;
 mod handler;
 mod params;
+mod parse;
 mod rewrite;
 mod session_cmds;
+mod single_row;
 mod startup;
+mod subquery;
 mod version;
 mod wire_types;
 
@@ -106,6 +109,7 @@ impl Server {
         setup_pg_catalog(&ctx, DATABASE, EmptyContextProvider)
             .map_err(|e| AppError::Server(format!("pg_catalog setup: {e}")))?;
         catalog::install(&ctx, DATABASE)?;
+        ctx.register_udaf(single_row::SingleRowValue::udaf());
         // `information_schema` is Mitra's overlay (a schema of the catalog), not DataFusion's
         // built-in one, which the session would otherwise answer first.
         ctx.state_ref()

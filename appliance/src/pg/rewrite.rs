@@ -8,6 +8,22 @@ use datafusion::sql::sqlparser::ast::{
 };
 use pgwire::api::ClientInfo;
 
+/// Every rewrite a statement goes through before planning, in order.
+pub fn all<C: ClientInfo + ?Sized>(
+    statement: &mut Statement,
+    client: &C,
+    ctx: &datafusion::prelude::SessionContext,
+) {
+    session_functions(statement, client);
+    show_as_query(statement);
+    cte_column_names(statement);
+    like_escapes(statement);
+    generate_subscripts(statement);
+    let state = ctx.state_ref();
+    let is_aggregate = |name: &str| state.read().aggregate_functions().contains_key(name);
+    super::subquery::scalar_subqueries(statement, &is_aggregate);
+}
+
 const SESSION_FUNCTIONS: &[&str] = &["current_user", "session_user", "user", "current_role"];
 
 /// The login of a connection (the startup message's `user`).
@@ -143,28 +159,6 @@ pub fn cte_column_names(statement: &mut Statement) {
 /// `LIKE p ESCAPE 'c'` with another escape than backslash (SQLAlchemy writes `ESCAPE '/'`):
 /// DataFusion knows only backslash, so the pattern is rewritten to backslash escapes.
 pub fn like_escapes(statement: &mut Statement) {
-    use datafusion::sql::sqlparser::ast::{
-        FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident, ObjectName,
-    };
-    let call = |name: &str, args: Vec<Expr>| {
-        Expr::Function(datafusion::sql::sqlparser::ast::Function {
-            name: ObjectName::from(vec![Ident::new(name)]),
-            uses_odbc_syntax: false,
-            parameters: FunctionArguments::None,
-            args: FunctionArguments::List(FunctionArgumentList {
-                duplicate_treatment: None,
-                args: args
-                    .into_iter()
-                    .map(|a| FunctionArg::Unnamed(FunctionArgExpr::Expr(a)))
-                    .collect(),
-                clauses: vec![],
-            }),
-            filter: None,
-            null_treatment: None,
-            over: None,
-            within_group: vec![],
-        })
-    };
     let text = |s: &str| Expr::value(Value::SingleQuotedString(s.to_string()));
     let _ = visit_expressions_mut(statement, |e| {
         if let Expr::Like {
@@ -190,6 +184,63 @@ pub fn like_escapes(statement: &mut Statement) {
         }
         ControlFlow::<()>::Continue(())
     });
+}
+
+/// `generate_subscripts(a, d)` (SQLAlchemy's key-column order) as the set DataFusion can
+/// produce in a select list: `unnest(generate_series(1, array_length(a, d)))`.
+pub fn generate_subscripts(statement: &mut Statement) {
+    use datafusion::sql::sqlparser::ast::{FunctionArg, FunctionArgExpr};
+    let _ = visit_expressions_mut(statement, |e| {
+        let Expr::Function(f) = e else {
+            return ControlFlow::<()>::Continue(());
+        };
+        let name = f.name.to_string().to_ascii_lowercase();
+        if !matches!(name.as_str(), "generate_subscripts" | "pg_catalog.generate_subscripts") {
+            return ControlFlow::Continue(());
+        }
+        let FunctionArguments::List(list) = &f.args else {
+            return ControlFlow::Continue(());
+        };
+        let args: Vec<Expr> = list
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) => Some(x.clone()),
+                _ => None,
+            })
+            .collect();
+        if args.len() != 2 || list.args.len() != 2 {
+            return ControlFlow::Continue(());
+        }
+        let one = Expr::value(Value::Number("1".into(), false));
+        let length = call("array_length", args);
+        let series = call("generate_series", vec![one, length]);
+        *e = call("unnest", vec![series]);
+        ControlFlow::Continue(())
+    });
+}
+
+fn call(name: &str, args: Vec<Expr>) -> Expr {
+    use datafusion::sql::sqlparser::ast::{
+        FunctionArg, FunctionArgExpr, FunctionArgumentList, Ident, ObjectName,
+    };
+    Expr::Function(datafusion::sql::sqlparser::ast::Function {
+        name: ObjectName::from(vec![Ident::new(name)]),
+        uses_odbc_syntax: false,
+        parameters: FunctionArguments::None,
+        args: FunctionArguments::List(FunctionArgumentList {
+            duplicate_treatment: None,
+            args: args
+                .into_iter()
+                .map(|a| FunctionArg::Unnamed(FunctionArgExpr::Expr(a)))
+                .collect(),
+            clauses: vec![],
+        }),
+        filter: None,
+        null_treatment: None,
+        over: None,
+        within_group: vec![],
+    })
 }
 
 #[cfg(test)]

@@ -203,6 +203,24 @@ impl SchemaProvider for Overlay {
                     namespaces: self.inner_table("pg_namespace").await?,
                 }))
             }
+            (Kind::PgCatalog, "pg_index") => {
+                let inner = self.inner_table(name).await?;
+                Arc::new(Computed(Indexes {
+                    schema: vector_schema(&inner.schema()),
+                    inner,
+                }))
+            }
+            (Kind::PgCatalog, "pg_class") => {
+                let inner = self.inner_table(name).await?;
+                let text_array =
+                    DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)));
+                let extra = ["relacl", "reloptions"]
+                    .into_iter()
+                    .filter(|c| inner.schema().column_with_name(c).is_none())
+                    .map(|c| Field::new(c, text_array.clone(), true))
+                    .collect::<Vec<_>>();
+                Arc::new(Computed(WithNulls::new(inner, extra)))
+            }
             (Kind::InformationSchema, "columns") => Arc::new(Computed(Columns {
                 inner: self.inner_table(name).await?,
                 catalogs: self.catalogs.clone(),
@@ -298,6 +316,115 @@ impl Rows for Attributes {
                 ("attndims", Arc::new(arrow::array::Int32Array::from(dims))),
             ],
         )
+    }
+}
+
+/// `pg_index`'s `int2vector` and `oidvector` columns, which datafusion-pg-catalog keeps as
+/// text (`"1 2"`), as arrays: SQLAlchemy's key and index reflection `unnest`s them.
+const VECTOR_COLUMNS: &[(&str, DataType)] = &[
+    ("indkey", DataType::Int16),
+    ("indoption", DataType::Int16),
+    ("indclass", DataType::Int32),
+    ("indcollation", DataType::Int32),
+];
+
+fn vector_schema(schema: &Schema) -> SchemaRef {
+    let fields: Vec<Field> = schema
+        .fields()
+        .iter()
+        .map(|f| match VECTOR_COLUMNS.iter().find(|(n, _)| n == f.name()) {
+            Some((_, item)) => Field::new(
+                f.name(),
+                DataType::List(Arc::new(Field::new("item", item.clone(), true))),
+                true,
+            ),
+            None => f.as_ref().clone(),
+        })
+        .collect();
+    Arc::new(Schema::new(fields))
+}
+
+#[derive(Debug)]
+struct Indexes {
+    schema: SchemaRef,
+    inner: Arc<dyn TableProvider>,
+}
+
+#[async_trait]
+impl Rows for Indexes {
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    async fn rows(&self, state: &dyn Session) -> Result<RecordBatch> {
+        let rows = collect(&self.inner, state).await?;
+        let mut cols = rows.columns().to_vec();
+        for (name, item) in VECTOR_COLUMNS {
+            let Some((i, _)) = rows.schema().column_with_name(name) else {
+                continue;
+            };
+            let values: Vec<ScalarValue> = strings(&rows, name)?
+                .into_iter()
+                .map(|v| {
+                    let items: Vec<ScalarValue> = v
+                        .unwrap_or_default()
+                        .split_whitespace()
+                        .map(|n| {
+                            ScalarValue::Utf8(Some(n.to_string()))
+                                .cast_to(item)
+                                .unwrap_or(ScalarValue::try_from(item).unwrap_or(ScalarValue::Null))
+                        })
+                        .collect();
+                    ScalarValue::List(ScalarValue::new_list_nullable(&items, item))
+                })
+                .collect();
+            cols[i] = if values.is_empty() {
+                arrow::array::new_empty_array(self.schema.field(i).data_type())
+            } else {
+                ScalarValue::iter_to_array(values)?
+            };
+        }
+        Ok(RecordBatch::try_new(self.schema.clone(), cols)?)
+    }
+}
+
+/// A table with columns Postgres has and datafusion-pg-catalog lacks, all NULL (SQLAlchemy's
+/// index reflection reads `pg_class.reloptions`).
+#[derive(Debug)]
+struct WithNulls {
+    schema: SchemaRef,
+    inner: Arc<dyn TableProvider>,
+}
+
+impl WithNulls {
+    fn new(inner: Arc<dyn TableProvider>, extra: Vec<Field>) -> Self {
+        let inner_schema = inner.schema();
+        let fields = inner_schema
+            .fields()
+            .iter()
+            .map(|f| f.as_ref().clone())
+            .chain(extra)
+            .collect::<Vec<_>>();
+        Self {
+            schema: Arc::new(Schema::new(fields)),
+            inner,
+        }
+    }
+}
+
+#[async_trait]
+impl Rows for WithNulls {
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    async fn rows(&self, state: &dyn Session) -> Result<RecordBatch> {
+        let rows = collect(&self.inner, state).await?;
+        let mut cols = rows.columns().to_vec();
+        for f in self.schema.fields().iter().skip(cols.len()) {
+            cols.push(arrow::array::new_null_array(f.data_type(), rows.num_rows()));
+        }
+        Ok(RecordBatch::try_new(self.schema.clone(), cols)?)
     }
 }
 

@@ -1,0 +1,132 @@
+//! SQL text to statements: datafusion-pg-catalog's compatibility parser (its whole-query
+//! substitutions for psql, pgcli and Grafana, and its rewrite rules), except that a scalar
+//! subquery in a select list keeps its value.
+//!
+//! The compatibility parser's `RemoveSubqueryFromProjection` replaces every correlated subquery
+//! of a select list by NULL and gives every other one `LIMIT 1`, so
+//! `SELECT d.title, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.doc_id) FROM documents d`
+//! would answer NULL counts without an error. Such subqueries are parenthesised before its
+//! rules run, which that rule leaves alone; [`super::subquery`] then makes them plannable.
+
+use std::ops::ControlFlow;
+
+use datafusion::sql::sqlparser::ast::{
+    Expr, Query, SelectItem, SetExpr, Statement, Value, VisitMut, VisitorMut,
+};
+use datafusion::sql::sqlparser::dialect::PostgreSqlDialect;
+use datafusion::sql::sqlparser::parser::{Parser, ParserError};
+use datafusion_postgres::datafusion_pg_catalog::sql::PostgresCompatibilityParser;
+
+/// The statement parser of a connection.
+#[derive(Debug, Default)]
+pub struct SqlParser {
+    compat: PostgresCompatibilityParser,
+}
+
+impl SqlParser {
+    /// A parser with the compatibility parser's substitutions and rules.
+    pub fn new() -> Self {
+        Self {
+            compat: PostgresCompatibilityParser::new(),
+        }
+    }
+
+    /// Parses `sql` into statements.
+    pub fn parse(&self, sql: &str) -> Result<Vec<Statement>, ParserError> {
+        let mut statements = self.compat.parse(sql)?;
+        if !may_have_subquery(sql) {
+            return Ok(statements);
+        }
+        let Ok(plain) = Parser::parse_sql(&PostgreSqlDialect {}, sql) else {
+            return Ok(statements);
+        };
+        if plain.len() != statements.len() {
+            return Ok(statements);
+        }
+        for (out, mut own) in statements.iter_mut().zip(plain) {
+            let original = own.clone();
+            if !protect_projected_subqueries(&mut own) {
+                continue;
+            }
+            // Only where no whole-query substitution took place: the rules alone, run over the
+            // statement as parsed, must give what the compatibility parser gave.
+            if self.compat.rewrite(original) == *out {
+                *out = self.compat.rewrite(own);
+            }
+        }
+        Ok(statements)
+    }
+}
+
+/// Two `SELECT`s at least (ASCII case-insensitive): the only texts that can hold a subquery.
+fn may_have_subquery(sql: &str) -> bool {
+    let bytes = sql.as_bytes();
+    bytes
+        .windows(6)
+        .filter(|w| w.eq_ignore_ascii_case(b"select"))
+        .nth(1)
+        .is_some()
+}
+
+/// Calls `f` on every select-list item of every query (nested ones, derived tables and CTEs
+/// included).
+struct SelectItems<F>(F);
+
+impl<F: FnMut(&mut Expr)> VisitorMut for SelectItems<F> {
+    type Break = ();
+
+    fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
+        fn body(b: &mut SetExpr, f: &mut impl FnMut(&mut Expr)) {
+            match b {
+                SetExpr::Select(s) => {
+                    for item in &mut s.projection {
+                        if let SelectItem::UnnamedExpr(e)
+                        | SelectItem::ExprWithAlias { expr: e, .. } = item
+                        {
+                            f(e);
+                        }
+                    }
+                }
+                SetExpr::SetOperation { left, right, .. } => {
+                    body(left, f);
+                    body(right, f);
+                }
+                _ => {}
+            }
+        }
+        body(&mut query.body, &mut self.0);
+        ControlFlow::Continue(())
+    }
+}
+
+/// Parenthesises each subquery that is a whole select-list item; whether there was one.
+fn protect_projected_subqueries(statement: &mut Statement) -> bool {
+    let mut any = false;
+    let mut items = SelectItems(|e: &mut Expr| {
+        if matches!(e, Expr::Subquery(_)) {
+            let sub = std::mem::replace(e, Expr::value(Value::Null));
+            *e = Expr::Nested(Box::new(sub));
+            any = true;
+        }
+    });
+    let _ = statement.visit(&mut items);
+    any
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn select_list_subqueries_keep_their_value() {
+        let p = SqlParser::new();
+        let s = p
+            .parse("SELECT d.title, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.doc_id) AS n FROM documents d")
+            .unwrap();
+        assert!(s[0].to_string().contains("(SELECT count(*) FROM"), "{}", s[0]);
+        let s = p.parse("SELECT (SELECT x FROM t) AS a").unwrap();
+        assert!(!s[0].to_string().contains("LIMIT"), "{}", s[0]);
+        assert!(may_have_subquery("select 1 from (SELECT 2) t"));
+        assert!(!may_have_subquery("SELECT * FROM bm25('select', 5)x"));
+    }
+}
