@@ -52,8 +52,9 @@ async def check_asyncpg():
     import asyncpg
 
     conn = await asyncpg.connect(host="127.0.0.1", port=port, database="mitra", user="physicist")
-    # asyncpg introspects array types (real[]) with a recursive catalog query whose oid[]
-    # columns Mitra reports as integer[]: the vector column is left out here (known limitation).
+    # asyncpg introspects array types (real[]) with a recursive catalog query (a correlated
+    # recursive CTE per domain type) that DataFusion cannot plan: the vector column is left out
+    # here (known limitation; `embedding::text` works).
     for t in ["documents", "ingest_runs"]:
         await conn.fetch(f"SELECT * FROM {t}")
     await conn.fetch("SELECT chunk_id, doc_id, version, ordinal, heading, text, page, kind FROM chunks")
@@ -93,9 +94,24 @@ def check_sqlalchemy():
         insp = sa.inspect(engine)
         assert "public" in insp.get_schema_names()
         assert set(TABLES) <= set(insp.get_table_names()), insp.get_table_names()
-        # Column reflection (get_columns, read_sql_table) needs correlated scalar subqueries
-        # in a select list, which DataFusion does not plan yet: a known limitation.
+        # Reflection: columns (correlated scalar subqueries in CASE), keys and indexes.
+        cols = {c["name"]: c for c in insp.get_columns("chunks")}
+        assert isinstance(cols["embedding"]["type"], sa.ARRAY), cols["embedding"]
+        assert not cols["chunk_id"]["nullable"], cols["chunk_id"]
+        docs = {c["name"]: c for c in insp.get_columns("documents")}
+        assert isinstance(docs["ingested_at"]["type"], sa.TIMESTAMP), docs["ingested_at"]
+        assert docs["ingested_at"]["type"].timezone, docs["ingested_at"]
+        assert insp.get_pk_constraint("chunks")["constrained_columns"] == []
+        assert insp.get_indexes("chunks") == []
+        assert insp.get_unique_constraints("chunks") == []
+        table = sa.Table("documents", sa.MetaData(), autoload_with=engine)
+        assert "title" in table.c
+        for t in TABLES:
+            df = pd.read_sql_table(t, engine)
+            assert len(df) > 0 or t == "ingest_runs", t
         with engine.connect() as conn:
+            n = conn.execute(sa.select(sa.func.count()).select_from(table)).scalar()
+            assert n == 5, n
             for t in TABLES:
                 df = pd.read_sql(sa.text(f"SELECT * FROM {t}"), conn)
                 assert len(df) > 0 or t == "ingest_runs", t

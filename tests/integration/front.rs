@@ -351,3 +351,56 @@ async fn copy_to_stdout_in_text_and_csv() {
     let table = read("COPY documents (doc_id) TO STDOUT").await;
     assert_eq!(table.lines().count(), mitra::demo::NOTES.len());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scalar_subqueries_have_postgres_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = common::demo_store(dir.path()).await;
+    let addr = common::serve(&cfg).await;
+    let client = common::connect(addr).await;
+    for extended in [false, true] {
+        let q = "SELECT d.doc_id, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.doc_id) AS n, \
+                 (SELECT count(*) FROM chunks) AS total FROM documents d ORDER BY d.doc_id";
+        let rows: Vec<(String, i64, i64)> = if extended {
+            client
+                .query(q, &[])
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| (r.get(0), r.get(1), r.get(2)))
+                .collect()
+        } else {
+            rows_of(&client.simple_query(q).await.unwrap())
+                .into_iter()
+                .map(|r| {
+                    let n = |i: usize| r[i].as_deref().unwrap().parse::<i64>().unwrap();
+                    (r[0].clone().unwrap(), n(1), n(2))
+                })
+                .collect()
+        };
+        // Each document's own count (not NULL, as a select-list subquery once answered).
+        let counted: i64 = rows.iter().map(|r| r.1).sum();
+        assert!(rows.iter().all(|r| r.1 > 0), "{rows:?}");
+        assert_eq!(counted, rows[0].2, "{rows:?}");
+        // Without an aggregate, correlated and inside CASE, with a condition on the outer row.
+        let q = "SELECT d.doc_id, CASE WHEN d.version > 0 THEN (SELECT c.heading FROM chunks c \
+                 WHERE d.version > 0 AND c.doc_id = d.doc_id AND c.ordinal = 0) END AS h, \
+                 (SELECT d.title || ' / ' || c.kind FROM chunks c WHERE c.doc_id = d.doc_id \
+                 AND c.ordinal = 0) AS mixed FROM documents d ORDER BY d.doc_id";
+        let rows = rows_of(&client.simple_query(q).await.unwrap());
+        assert_eq!(rows.len(), 5);
+        assert!(rows.iter().all(|r| r[1].is_some() && r[2].is_some()), "{rows:?}");
+        // No row: NULL. More than one: 21000, as in Postgres (not a silent LIMIT 1).
+        let rows = rows_of(
+            &client
+                .simple_query("SELECT (SELECT doc_id FROM documents WHERE doc_id = 'none') AS x")
+                .await
+                .unwrap(),
+        );
+        assert_eq!(rows, vec![vec![None]]);
+        assert_eq!(
+            code_of(&client, "SELECT (SELECT doc_id FROM documents) AS x", extended).await,
+            "21000"
+        );
+    }
+}

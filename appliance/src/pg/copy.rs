@@ -2,7 +2,7 @@
 //! (psql `\copy`, psycopg `copy()`, pgjdbc `CopyManager`). Fields are the same text the
 //! query would return; COPY to files, programs or from anywhere is refused by the guard.
 
-use bytes::{Buf, Bytes};
+use bytes::Bytes;
 use datafusion::dataframe::DataFrame;
 use datafusion::sql::sqlparser::ast::{
     CopyLegacyCsvOption, CopyLegacyOption, CopyOption, CopySource, Expr, Ident, ObjectName, Query,
@@ -187,25 +187,6 @@ fn push_field(line: &mut String, value: Option<&str>, o: &CopyOptions) {
     }
 }
 
-/// Splits a DataRow's payload into its text fields.
-fn fields_of(mut data: Bytes, count: usize) -> Vec<Option<String>> {
-    let mut out = Vec::with_capacity(count);
-    for _ in 0..count {
-        if data.remaining() < 4 {
-            break;
-        }
-        let len = data.get_i32();
-        if len < 0 {
-            out.push(None);
-        } else {
-            let len = (len as usize).min(data.remaining());
-            let v = data.split_to(len);
-            out.push(Some(String::from_utf8_lossy(&v).into_owned()));
-        }
-    }
-    out
-}
-
 /// Runs the query and streams its rows as COPY data.
 pub async fn copy_out(df: DataFrame, options: &CopyOptions) -> PgWireResult<Response> {
     let names: Vec<String> = df
@@ -215,12 +196,14 @@ pub async fn copy_out(df: DataFrame, options: &CopyOptions) -> PgWireResult<Resp
         .map(|f| f.name().clone())
         .collect();
     let columns = names.len();
-    let mut resp = datafusion_postgres::arrow_pg::datatypes::df::encode_dataframe(
-        df,
-        &Format::UnifiedText,
-        None,
-    )
-    .await?;
+    let mut resp = super::floats::postgres_infinity(
+        datafusion_postgres::arrow_pg::datatypes::df::encode_dataframe(
+            df,
+            &Format::UnifiedText,
+            None,
+        )
+        .await?,
+    );
     let o = options.clone();
     let header = o.header.then(|| {
         let mut line = String::new();
@@ -237,11 +220,12 @@ pub async fn copy_out(df: DataFrame, options: &CopyOptions) -> PgWireResult<Resp
     let body = rows.map(move |row| {
         let row = row?;
         let mut line = String::new();
-        for (i, v) in fields_of(row.data.freeze(), columns).iter().enumerate() {
+        for (i, v) in super::floats::fields(&row.data).into_iter().enumerate() {
             if i > 0 {
                 line.push(o.delimiter);
             }
-            push_field(&mut line, v.as_deref(), &o);
+            let text = v.map(String::from_utf8_lossy);
+            push_field(&mut line, text.as_deref(), &o);
         }
         line.push('\n');
         Ok(CopyData::new(Bytes::from(line)))

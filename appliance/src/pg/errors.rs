@@ -155,6 +155,9 @@ pub fn classify(e: &DataFusionError) -> (&'static str, String) {
             (code, a.to_string())
         }
         DataFusionError::Execution(m) if m.contains("Divide by zero") => ("22012", m.clone()),
+        DataFusionError::Execution(m) if m == super::division::DIVISION_BY_ZERO => {
+            ("22012", m.clone())
+        }
         DataFusionError::Execution(m) if m == super::single_row::TOO_MANY_ROWS => {
             ("21000", m.clone())
         }

@@ -28,7 +28,7 @@ use pgwire::messages::PgWireBackendMessage;
 use pgwire::types::format::FormatOptions;
 
 use super::errors::FrontError;
-use super::{copy, guard, params, rewrite, wire_types};
+use super::{copy, floats, guard, params, rewrite, wire_types};
 
 /// A prepared statement: its SQL, and (unless empty) its AST and plan with unbound parameters.
 /// This is the statement type of datafusion-postgres, so that its hooks (SET, SHOW) work
@@ -321,7 +321,7 @@ impl MitraService {
         check_result_formats(format, df.schema().fields().len())?;
         let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));
         let resp = arrow_pg::datatypes::df::encode_dataframe(df, format, Some(opts)).await?;
-        Ok(Response::Query(resp))
+        Ok(Response::Query(floats::postgres_infinity(resp)))
     }
 
     /// Plans (checking the plan), executes and brings the result to wire types.
@@ -367,8 +367,9 @@ impl MitraService {
             .await?;
         let schema: SchemaRef = Arc::new(df.schema().as_arrow().clone());
         let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));
-        let resp =
-            arrow_pg::datatypes::df::encode_dataframe(df, &Format::UnifiedText, Some(opts)).await?;
+        let resp = floats::postgres_infinity(
+            arrow_pg::datatypes::df::encode_dataframe(df, &Format::UnifiedText, Some(opts)).await?,
+        );
         // The cursor's portal carries its result shape: Describe Portal (psycopg's named
         // cursors) answers with the columns FETCH will return.
         let shape = empty_plan(Some(schema.clone()))?;

@@ -2,7 +2,9 @@
 
 mod catalog;
 mod copy;
+mod division;
 mod errors;
+mod floats;
 mod frames;
 mod guard;
 mod handler;
@@ -110,6 +112,7 @@ impl Server {
             .map_err(|e| AppError::Server(format!("pg_catalog setup: {e}")))?;
         catalog::install(&ctx, DATABASE)?;
         ctx.register_udaf(single_row::SingleRowValue::udaf());
+        division::register(&ctx);
         // `information_schema` is Mitra's overlay (a schema of the catalog), not DataFusion's
         // built-in one, which the session would otherwise answer first.
         ctx.state_ref()

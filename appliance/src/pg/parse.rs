@@ -7,6 +7,7 @@
 //! `SELECT d.title, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.doc_id) FROM documents d`
 //! would answer NULL counts without an error. Such subqueries are parenthesised before its
 //! rules run, which that rule leaves alone; [`super::subquery`] then makes them plannable.
+//! Subqueries over the catalog alone keep the compatibility parser's treatment.
 
 use std::ops::ControlFlow;
 
@@ -99,11 +100,37 @@ impl<F: FnMut(&mut Expr)> VisitorMut for SelectItems<F> {
     }
 }
 
-/// Parenthesises each subquery that is a whole select-list item; whether there was one.
+/// Whether every relation a query reads is a catalog table (`pg_*`, `pg_catalog.*`,
+/// `information_schema.*`).
+fn reads_only_catalog(q: &Query) -> bool {
+    datafusion::sql::sqlparser::ast::visit_relations(q, |name| {
+        let parts: Vec<String> = name
+            .0
+            .iter()
+            .map(|p| p.to_string().trim_matches('"').to_ascii_lowercase())
+            .collect();
+        let catalog = match parts.as_slice() {
+            [.., schema, _] if schema == "pg_catalog" || schema == "information_schema" => true,
+            [.., table] => table.starts_with("pg_"),
+            [] => false,
+        };
+        if catalog {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    })
+    .is_continue()
+}
+
+/// Parenthesises each subquery that is a whole select-list item and reads a table of the
+/// store; whether there was one. Subqueries over the catalog alone are left to the
+/// compatibility parser: psql's `\d` selects column defaults and collations with correlations
+/// DataFusion cannot plan, and Mitra's tables have neither (NULL is their value).
 fn protect_projected_subqueries(statement: &mut Statement) -> bool {
     let mut any = false;
     let mut items = SelectItems(|e: &mut Expr| {
-        if matches!(e, Expr::Subquery(_)) {
+        if matches!(e, Expr::Subquery(q) if !reads_only_catalog(q)) {
             let sub = std::mem::replace(e, Expr::value(Value::Null));
             *e = Expr::Nested(Box::new(sub));
             any = true;
@@ -126,7 +153,12 @@ mod tests {
         assert!(s[0].to_string().contains("(SELECT count(*) FROM"), "{}", s[0]);
         let s = p.parse("SELECT (SELECT x FROM t) AS a").unwrap();
         assert!(!s[0].to_string().contains("LIMIT"), "{}", s[0]);
+        // Over the catalog alone, the compatibility parser's answer stands.
+        let s = p
+            .parse("SELECT a.attname, (SELECT d.adbin FROM pg_catalog.pg_attrdef d WHERE d.adrelid = a.attrelid) AS x FROM pg_attribute a")
+            .unwrap();
+        assert!(s[0].to_string().contains("NULL AS x"), "{}", s[0]);
         assert!(may_have_subquery("select 1 from (SELECT 2) t"));
-        assert!(!may_have_subquery("SELECT * FROM bm25('select', 5)x"));
+        assert!(!may_have_subquery("SELECT * FROM bm25('muon', 5) x"));
     }
 }
