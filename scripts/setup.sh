@@ -27,11 +27,12 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-# The Python driver matrix: psycopg 3, psycopg2, asyncpg, SQLAlchemy 2 with pandas.
+# The Python driver matrix: psycopg 3, psycopg2, asyncpg, SQLAlchemy 2 with pandas (and pexpect
+# for psql tab completion).
 if [ "${MITRA_SETUP_CLIENTS:-1}" = 1 ] \
-  && ! python3 -c "import psycopg, psycopg2, asyncpg, sqlalchemy, pandas" 2>/dev/null; then
-  echo "setup: installing psycopg, psycopg2, asyncpg, sqlalchemy, pandas"
-  python3 -m pip install -q "psycopg[binary]>=3.1" psycopg2-binary asyncpg "sqlalchemy>=2" pandas
+  && ! python3 -c "import psycopg, psycopg2, asyncpg, sqlalchemy, pandas, pexpect" 2>/dev/null; then
+  echo "setup: installing psycopg, psycopg2, asyncpg, sqlalchemy, pandas, pexpect"
+  python3 -m pip install -q "psycopg[binary]>=3.1" psycopg2-binary asyncpg "sqlalchemy>=2" pandas pexpect
 fi
 command -v cargo >/dev/null || { echo "setup: cargo (Rust toolchain) is required" >&2; exit 1; }
 if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-wasip2; then

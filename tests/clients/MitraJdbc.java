@@ -28,6 +28,13 @@ public class MitraJdbc {
                 rs.next();
                 System.out.println("chunks " + rs.getLong(1));
             }
+            // Infinite floats arrive as Postgres spells them (pgjdbc parses "Infinity", not "inf").
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT 'Infinity'::float8, '-Infinity'::float8")) {
+                rs.next();
+                if (rs.getDouble(1) != Double.POSITIVE_INFINITY || rs.getDouble(2) != Double.NEGATIVE_INFINITY)
+                    throw new AssertionError("infinity");
+            }
             try (PreparedStatement ps = c.prepareStatement("SELECT * FROM bm25(?, ?)")) {
                 ps.setString(1, query);
                 ps.setInt(2, 0);

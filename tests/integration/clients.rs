@@ -220,4 +220,12 @@ async fn psql_describes_vectors_and_lists_functions() {
     ] {
         assert!(out.contains(want), "psql output lacks {want:?}:\n{out}");
     }
+    // Tab completion (in a pseudo-terminal, through pexpect).
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/psql_completion.py");
+    let port = addr.port().to_string();
+    let out =
+        tokio::task::spawn_blocking(move || run(Command::new("python3").arg(script).arg(port)))
+            .await
+            .unwrap();
+    assert!(out.contains("psql completion OK"), "{out}");
 }

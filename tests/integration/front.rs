@@ -389,7 +389,10 @@ async fn scalar_subqueries_have_postgres_values() {
                  AND c.ordinal = 0) AS mixed FROM documents d ORDER BY d.doc_id";
         let rows = rows_of(&client.simple_query(q).await.unwrap());
         assert_eq!(rows.len(), 5);
-        assert!(rows.iter().all(|r| r[1].is_some() && r[2].is_some()), "{rows:?}");
+        assert!(
+            rows.iter().all(|r| r[1].is_some() && r[2].is_some()),
+            "{rows:?}"
+        );
         // No row: NULL. More than one: 21000, as in Postgres (not a silent LIMIT 1).
         let rows = rows_of(
             &client
@@ -399,8 +402,30 @@ async fn scalar_subqueries_have_postgres_values() {
         );
         assert_eq!(rows, vec![vec![None]]);
         assert_eq!(
-            code_of(&client, "SELECT (SELECT doc_id FROM documents) AS x", extended).await,
+            code_of(
+                &client,
+                "SELECT (SELECT doc_id FROM documents) AS x",
+                extended
+            )
+            .await,
             "21000"
         );
+        // Division by zero is an error for floats too; integer and float division otherwise
+        // keep DataFusion's results.
+        for sql in ["SELECT 1.0 / 0", "SELECT 1.0::real % 0", "SELECT 1 / 0"] {
+            assert_eq!(code_of(&client, sql, extended).await, "22012", "{sql}");
+        }
     }
+    let rows = rows_of(
+        &client
+            .simple_query("SELECT 7 / 2, 7 % 3, 7.0 / 2, 'Infinity'::float8, -'Infinity'::float8, make_array('Infinity'::float8)")
+            .await
+            .unwrap(),
+    );
+    assert_eq!(
+        rows[0],
+        ["3", "1", "3.5", "Infinity", "-Infinity", "{Infinity}"]
+            .map(|s| Some(s.to_string()))
+            .to_vec()
+    );
 }

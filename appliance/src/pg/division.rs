@@ -16,8 +16,8 @@ use datafusion::logical_expr::{
     Signature, Volatility,
 };
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions_mut, BinaryOperator, Expr as SqlExpr, Function, FunctionArg,
-    FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident, ObjectName, Statement,
+    visit_expressions_mut, BinaryOperator, Expr as SqlExpr, Function, FunctionArg, FunctionArgExpr,
+    FunctionArgumentList, FunctionArguments, Ident, ObjectName, Statement,
 };
 
 /// The message Postgres gives; [`super::errors`] maps it to 22012.
@@ -46,7 +46,10 @@ pub fn register(ctx: &datafusion::prelude::SessionContext) {
 }
 
 fn is_float(dt: &DataType) -> bool {
-    matches!(dt, DataType::Float16 | DataType::Float32 | DataType::Float64)
+    matches!(
+        dt,
+        DataType::Float16 | DataType::Float32 | DataType::Float64
+    )
 }
 
 impl ScalarUDFImpl for Checked {
@@ -63,7 +66,10 @@ impl ScalarUDFImpl for Checked {
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         let [l, r] = arg_types else {
-            return Err(DataFusionError::Plan(format!("{} takes two arguments", self.name())));
+            return Err(DataFusionError::Plan(format!(
+                "{} takes two arguments",
+                self.name()
+            )));
         };
         let (l, r) = BinaryTypeCoercer::new(l, &self.op, r).get_input_types()?;
         Ok(vec![l, r])
@@ -71,7 +77,10 @@ impl ScalarUDFImpl for Checked {
 
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
         let [l, r] = arg_types else {
-            return Err(DataFusionError::Plan(format!("{} takes two arguments", self.name())));
+            return Err(DataFusionError::Plan(format!(
+                "{} takes two arguments",
+                self.name()
+            )));
         };
         BinaryTypeCoercer::new(l, &self.op, r).get_result_type()
     }
@@ -144,7 +153,10 @@ pub fn checked_division(statement: &mut Statement) {
                 BinaryOperator::Modulo => "pg_modulo",
                 _ => return ControlFlow::<()>::Continue(()),
             };
-            let old = std::mem::replace(e, SqlExpr::value(datafusion::sql::sqlparser::ast::Value::Null));
+            let old = std::mem::replace(
+                e,
+                SqlExpr::value(datafusion::sql::sqlparser::ast::Value::Null),
+            );
             if let SqlExpr::BinaryOp { left, right, .. } = old {
                 *e = SqlExpr::Function(Function {
                     name: ObjectName::from(vec![Ident::new(name)]),

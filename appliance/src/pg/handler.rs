@@ -207,16 +207,18 @@ impl QueryParser for MitraParser {
         format: Option<&Format>,
     ) -> PgWireResult<Vec<FieldInfo>> {
         match &stmt.1 {
-            Some((_, plan)) => {
+            Some((ast, plan)) => {
                 let schema = wire_types::wire_schema(plan.schema().as_arrow());
                 if let Some(f) = format {
                     check_result_formats(f, schema.fields().len())?;
                 }
-                arrow_pg::datatypes::arrow_schema_to_pg_fields(
+                let fields = arrow_pg::datatypes::arrow_schema_to_pg_fields(
                     &schema,
                     format.unwrap_or(&Format::UnifiedText),
                     None,
-                )
+                )?;
+                let names = rewrite::pg_column_names(ast);
+                Ok(wire_types::wire_names(&fields, names.as_deref()).unwrap_or(fields))
             }
             _ => Ok(vec![]),
         }
@@ -320,7 +322,10 @@ impl MitraService {
         let df = self.run_query(client, &statement, names.as_deref()).await?;
         check_result_formats(format, df.schema().fields().len())?;
         let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));
-        let resp = arrow_pg::datatypes::df::encode_dataframe(df, format, Some(opts)).await?;
+        let mut resp = arrow_pg::datatypes::df::encode_dataframe(df, format, Some(opts)).await?;
+        if let Some(fields) = wire_types::wire_names(&resp.row_schema, names.as_deref()) {
+            resp.row_schema = Arc::new(fields);
+        }
         Ok(Response::Query(floats::postgres_infinity(resp)))
     }
 

@@ -150,7 +150,11 @@ mod tests {
         let s = p
             .parse("SELECT d.title, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.doc_id) AS n FROM documents d")
             .unwrap();
-        assert!(s[0].to_string().contains("(SELECT count(*) FROM"), "{}", s[0]);
+        assert!(
+            s[0].to_string().contains("(SELECT count(*) FROM"),
+            "{}",
+            s[0]
+        );
         let s = p.parse("SELECT (SELECT x FROM t) AS a").unwrap();
         assert!(!s[0].to_string().contains("LIMIT"), "{}", s[0]);
         // Over the catalog alone, the compatibility parser's answer stands.

@@ -196,7 +196,10 @@ pub fn generate_subscripts(statement: &mut Statement) {
             return ControlFlow::<()>::Continue(());
         };
         let name = f.name.to_string().to_ascii_lowercase();
-        if !matches!(name.as_str(), "generate_subscripts" | "pg_catalog.generate_subscripts") {
+        if !matches!(
+            name.as_str(),
+            "generate_subscripts" | "pg_catalog.generate_subscripts"
+        ) {
             return ControlFlow::Continue(());
         }
         let FunctionArguments::List(list) = &f.args else {

@@ -10,7 +10,9 @@ use arrow_schema::{DataType, Field, FieldRef};
 use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
-use datafusion::logical_expr::{Accumulator, AggregateUDF, AggregateUDFImpl, Signature, Volatility};
+use datafusion::logical_expr::{
+    Accumulator, AggregateUDF, AggregateUDFImpl, Signature, Volatility,
+};
 use datafusion::scalar::ScalarValue;
 
 /// The function's name, as the subquery rewrite calls it.
@@ -114,7 +116,10 @@ impl Accumulator for SingleRow {
     }
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        Ok(vec![self.value.clone(), ScalarValue::Int64(Some(self.rows))])
+        Ok(vec![
+            self.value.clone(),
+            ScalarValue::Int64(Some(self.rows)),
+        ])
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {

@@ -41,14 +41,18 @@ pub fn scalar_subqueries(statement: &mut Statement, is_aggregate: &dyn Fn(&str) 
 }
 
 /// The subquery's single select, when it is a plain one without aggregation.
-fn plain_select<'a>(q: &'a mut Query, is_aggregate: &dyn Fn(&str) -> bool) -> Option<&'a mut Select> {
+fn plain_select<'a>(
+    q: &'a mut Query,
+    is_aggregate: &dyn Fn(&str) -> bool,
+) -> Option<&'a mut Select> {
     if q.with.is_some() || q.order_by.is_some() || q.limit_clause.is_some() || q.fetch.is_some() {
         return None;
     }
     let SetExpr::Select(s) = q.body.as_mut() else {
         return None;
     };
-    let grouped = !matches!(&s.group_by, GroupByExpr::Expressions(v, m) if v.is_empty() && m.is_empty());
+    let grouped =
+        !matches!(&s.group_by, GroupByExpr::Expressions(v, m) if v.is_empty() && m.is_empty());
     if s.distinct.is_some() || grouped || s.having.is_some() || s.projection.len() != 1 {
         return None;
     }
@@ -159,7 +163,15 @@ fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
             conjuncts(*left, out);
             conjuncts(*right, out);
         }
-        Expr::Nested(inner) if matches!(inner.as_ref(), Expr::BinaryOp { op: BinaryOperator::And, .. }) => {
+        Expr::Nested(inner)
+            if matches!(
+                inner.as_ref(),
+                Expr::BinaryOp {
+                    op: BinaryOperator::And,
+                    ..
+                }
+            ) =>
+        {
             conjuncts(*inner, out)
         }
         other => out.push(other),
@@ -167,7 +179,11 @@ fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
 }
 
 fn and_all(mut v: Vec<Expr>) -> Option<Expr> {
-    let first = if v.is_empty() { return None } else { v.remove(0) };
+    let first = if v.is_empty() {
+        return None;
+    } else {
+        v.remove(0)
+    };
     Some(v.into_iter().fold(first, |acc, e| Expr::BinaryOp {
         left: Box::new(acc),
         op: BinaryOperator::And,
@@ -250,9 +266,7 @@ fn inner_columns_as(mut e: Expr, inner: &HashSet<String>, of: &dyn Fn(Expr) -> E
     let _ = visit_expressions_mut(&mut e, |x| {
         let is_inner = match x {
             Expr::Identifier(_) => true,
-            Expr::CompoundIdentifier(parts) => {
-                qualifier(parts).is_some_and(|q| inner.contains(&q))
-            }
+            Expr::CompoundIdentifier(parts) => qualifier(parts).is_some_and(|q| inner.contains(&q)),
             _ => false,
         };
         if is_inner {
@@ -271,7 +285,9 @@ mod tests {
     use datafusion::sql::sqlparser::parser::Parser;
 
     fn rewritten(sql: &str) -> String {
-        let mut s = Parser::parse_sql(&PostgreSqlDialect {}, sql).unwrap().remove(0);
+        let mut s = Parser::parse_sql(&PostgreSqlDialect {}, sql)
+            .unwrap()
+            .remove(0);
         scalar_subqueries(&mut s, &|n| matches!(n, "max" | "count"));
         s.to_string()
     }

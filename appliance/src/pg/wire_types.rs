@@ -97,3 +97,39 @@ pub fn rename(plan: LogicalPlan, names: Option<&[Option<String>]>) -> Result<Log
         .collect();
     LogicalPlanBuilder::from(plan).project(exprs)?.build()
 }
+
+/// Result column names as the client sees them (RowDescription): Postgres' names for an
+/// unaliased select list, duplicates included (`SELECT 7 / 2, 1` has two `?column?`), which a
+/// plan's schema cannot hold.
+pub fn wire_names(
+    fields: &[pgwire::api::results::FieldInfo],
+    names: Option<&[Option<String>]>,
+) -> Option<Vec<pgwire::api::results::FieldInfo>> {
+    use pgwire::api::results::FieldInfo;
+    let names = names.filter(|n| n.len() == fields.len())?;
+    if fields
+        .iter()
+        .zip(names)
+        .all(|(f, n)| n.as_deref().is_none_or(|n| n == f.name()))
+    {
+        return None;
+    }
+    Some(
+        fields
+            .iter()
+            .zip(names)
+            .map(|(f, n)| {
+                FieldInfo::new(
+                    n.clone().unwrap_or_else(|| f.name().to_string()),
+                    f.table_id(),
+                    f.column_id(),
+                    f.datatype().clone(),
+                    f.format(),
+                )
+                .with_format_options(f.format_options().clone())
+                .with_type_size(f.type_size())
+                .with_type_modifier(f.type_modifier())
+            })
+            .collect(),
+    )
+}

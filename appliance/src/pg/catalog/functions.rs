@@ -330,17 +330,19 @@ fn constant_udf(
 /// A function of any arguments that answers the same value for every row.
 fn constant_any_udf(name: &str, value: ScalarValue) -> datafusion::logical_expr::ScalarUDF {
     let dt = value.data_type();
-    datafusion::logical_expr::ScalarUDF::from(datafusion::logical_expr::SimpleScalarUDF::new_with_signature(
-        name,
-        datafusion::logical_expr::Signature::variadic_any(Volatility::Stable),
-        dt,
-        Arc::new(move |args: &[ColumnarValue]| {
-            Ok(match rows_of(args) {
-                Some(n) => ColumnarValue::Array(value.to_array_of_size(n)?),
-                None => ColumnarValue::Scalar(value.clone()),
-            })
-        }),
-    ))
+    datafusion::logical_expr::ScalarUDF::from(
+        datafusion::logical_expr::SimpleScalarUDF::new_with_signature(
+            name,
+            datafusion::logical_expr::Signature::variadic_any(Volatility::Stable),
+            dt,
+            Arc::new(move |args: &[ColumnarValue]| {
+                Ok(match rows_of(args) {
+                    Some(n) => ColumnarValue::Array(value.to_array_of_size(n)?),
+                    None => ColumnarValue::Scalar(value.clone()),
+                })
+            }),
+        ),
+    )
 }
 
 /// Registers the catalog functions on the server's base session.
@@ -370,10 +372,7 @@ pub fn register(ctx: &SessionContext) {
     ));
     // Mitra's tables have no indexes, and the catalog's own are not described: NULL, as
     // Postgres answers for an oid that is not an index.
-    ctx.register_udf(constant_any_udf(
-        "pg_get_indexdef",
-        ScalarValue::Utf8(None),
-    ));
+    ctx.register_udf(constant_any_udf("pg_get_indexdef", ScalarValue::Utf8(None)));
     ctx.register_udf(current_setting_udf());
     ctx.register_udf(set_config_udf());
     ctx.register_udf(to_regtype_udf());

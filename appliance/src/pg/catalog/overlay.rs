@@ -212,8 +212,7 @@ impl SchemaProvider for Overlay {
             }
             (Kind::PgCatalog, "pg_class") => {
                 let inner = self.inner_table(name).await?;
-                let text_array =
-                    DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)));
+                let text_array = DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)));
                 let extra = ["relacl", "reloptions"]
                     .into_iter()
                     .filter(|c| inner.schema().column_with_name(c).is_none())
@@ -332,14 +331,16 @@ fn vector_schema(schema: &Schema) -> SchemaRef {
     let fields: Vec<Field> = schema
         .fields()
         .iter()
-        .map(|f| match VECTOR_COLUMNS.iter().find(|(n, _)| n == f.name()) {
-            Some((_, item)) => Field::new(
-                f.name(),
-                DataType::List(Arc::new(Field::new("item", item.clone(), true))),
-                true,
-            ),
-            None => f.as_ref().clone(),
-        })
+        .map(
+            |f| match VECTOR_COLUMNS.iter().find(|(n, _)| n == f.name()) {
+                Some((_, item)) => Field::new(
+                    f.name(),
+                    DataType::List(Arc::new(Field::new("item", item.clone(), true))),
+                    true,
+                ),
+                None => f.as_ref().clone(),
+            },
+        )
         .collect();
     Arc::new(Schema::new(fields))
 }
