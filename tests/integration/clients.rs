@@ -28,6 +28,25 @@ fn run(cmd: &mut Command) -> String {
     stdout + &stderr
 }
 
+/// Whether `python3` can import every one of `modules` (comma-separated).
+fn has_python(modules: &str) -> bool {
+    Command::new("python3")
+        .args(["-c", &format!("import {modules}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs `tests/clients/SCRIPT PORT` with python3 against a served store; its output.
+async fn python_client(script: &str, addr: std::net::SocketAddr) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/clients")
+        .join(script);
+    let port = addr.port().to_string();
+    tokio::task::spawn_blocking(move || run(Command::new("python3").arg(script).arg(port)))
+        .await
+        .unwrap()
+}
+
 /// psql against the server at `addr`, one `-c` per command, stopping at the first error.
 async fn psql(addr: std::net::SocketAddr, commands: &[&str]) -> String {
     let conn = format!(
@@ -102,22 +121,13 @@ async fn psql_lists_and_queries() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn psycopg_binds_parameters() {
-    let has = Command::new("python3")
-        .args(["-c", "import psycopg"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has {
+    if !has_python("psycopg") {
         return skip("python3 with psycopg");
     }
     let dir = tempfile::tempdir().unwrap();
     let cfg = common::demo_store(dir.path()).await;
     let addr = common::serve(&cfg).await;
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/psycopg_check.py");
-    let port = addr.port().to_string();
-    let out =
-        tokio::task::spawn_blocking(move || run(Command::new("python3").arg(script).arg(port)))
-            .await
-            .unwrap();
+    let out = python_client("psycopg_check.py", addr).await;
     assert!(out.contains("psycopg OK"), "{out}");
 }
 
@@ -160,25 +170,13 @@ async fn jdbc_prepared_statements() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn python_driver_matrix() {
-    let has = Command::new("python3")
-        .args([
-            "-c",
-            "import psycopg2, asyncpg, sqlalchemy, pandas, psycopg",
-        ])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has {
+    if !has_python("psycopg2, asyncpg, sqlalchemy, pandas, psycopg") {
         return skip("python3 with psycopg2, asyncpg, sqlalchemy, pandas");
     }
     let dir = tempfile::tempdir().unwrap();
     let (cfg, _model) = common::demo_store_with_vectors(dir.path()).await;
     let addr = common::serve(&cfg).await;
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/python_matrix.py");
-    let port = addr.port().to_string();
-    let out =
-        tokio::task::spawn_blocking(move || run(Command::new("python3").arg(script).arg(port)))
-            .await
-            .unwrap();
+    let out = python_client("python_matrix.py", addr).await;
     for want in [
         "psycopg2 OK",
         "asyncpg OK",
@@ -221,11 +219,9 @@ async fn psql_describes_vectors_and_lists_functions() {
         assert!(out.contains(want), "psql output lacks {want:?}:\n{out}");
     }
     // Tab completion (in a pseudo-terminal, through pexpect).
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/psql_completion.py");
-    let port = addr.port().to_string();
-    let out =
-        tokio::task::spawn_blocking(move || run(Command::new("python3").arg(script).arg(port)))
-            .await
-            .unwrap();
+    if !has_python("pexpect") {
+        return skip("python3 with pexpect");
+    }
+    let out = python_client("psql_completion.py", addr).await;
     assert!(out.contains("psql completion OK"), "{out}");
 }

@@ -220,7 +220,10 @@ pub async fn copy_out(df: DataFrame, options: &CopyOptions) -> PgWireResult<Resp
     let body = rows.map(move |row| {
         let row = row?;
         let mut line = String::new();
-        for (i, v) in super::floats::fields(&row.data).into_iter().enumerate() {
+        for (i, v) in super::wire_types::row_fields(&row.data)
+            .into_iter()
+            .enumerate()
+        {
             if i > 0 {
                 line.push(o.delimiter);
             }

@@ -16,9 +16,10 @@ use datafusion::logical_expr::{
     Signature, Volatility,
 };
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions_mut, BinaryOperator, Expr as SqlExpr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArgumentList, FunctionArguments, Ident, ObjectName, Statement,
+    visit_expressions_mut, BinaryOperator, Expr as SqlExpr, Statement,
 };
+
+use super::ast::{call, take};
 
 /// The message Postgres gives; [`super::errors`] maps it to 22012.
 pub const DIVISION_BY_ZERO: &str = "division by zero";
@@ -153,28 +154,8 @@ pub fn checked_division(statement: &mut Statement) {
                 BinaryOperator::Modulo => "pg_modulo",
                 _ => return ControlFlow::<()>::Continue(()),
             };
-            let old = std::mem::replace(
-                e,
-                SqlExpr::value(datafusion::sql::sqlparser::ast::Value::Null),
-            );
-            if let SqlExpr::BinaryOp { left, right, .. } = old {
-                *e = SqlExpr::Function(Function {
-                    name: ObjectName::from(vec![Ident::new(name)]),
-                    uses_odbc_syntax: false,
-                    parameters: FunctionArguments::None,
-                    args: FunctionArguments::List(FunctionArgumentList {
-                        duplicate_treatment: None,
-                        args: vec![
-                            FunctionArg::Unnamed(FunctionArgExpr::Expr(*left)),
-                            FunctionArg::Unnamed(FunctionArgExpr::Expr(*right)),
-                        ],
-                        clauses: vec![],
-                    }),
-                    filter: None,
-                    null_treatment: None,
-                    over: None,
-                    within_group: vec![],
-                });
+            if let SqlExpr::BinaryOp { left, right, .. } = take(e) {
+                *e = call(name, vec![*left, *right]);
             }
         }
         ControlFlow::Continue(())

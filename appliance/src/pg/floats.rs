@@ -7,6 +7,8 @@ use pgwire::api::results::{FieldFormat, FieldInfo, QueryResponse};
 use pgwire::api::Type;
 use pgwire::messages::data::DataRow;
 
+use super::wire_types::row_fields as fields;
+
 /// How a column's text needs mending.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mend {
@@ -59,24 +61,6 @@ fn mended(v: &[u8], how: Mend) -> Option<Vec<u8>> {
     }
 }
 
-/// The fields of a DataRow payload: `None` for NULL. Stops at a truncated field.
-pub fn fields(data: &[u8]) -> Vec<Option<&[u8]>> {
-    let mut out = Vec::new();
-    let mut rest = data;
-    while rest.len() >= 4 {
-        let len = i32::from_be_bytes([rest[0], rest[1], rest[2], rest[3]]);
-        rest = &rest[4..];
-        if len < 0 {
-            out.push(None);
-        } else {
-            let len = (len as usize).min(rest.len());
-            out.push(Some(&rest[..len]));
-            rest = &rest[len..];
-        }
-    }
-    out
-}
-
 fn mend_row(row: DataRow, how: &[Mend]) -> DataRow {
     let fields = fields(&row.data);
     let changed: Vec<Option<Vec<u8>>> = fields
@@ -88,17 +72,16 @@ fn mend_row(row: DataRow, how: &[Mend]) -> DataRow {
         return row;
     }
     let mut data = BytesMut::with_capacity(row.data.len() + 16);
-    for (i, f) in fields.iter().enumerate() {
-        match (changed.get(i).and_then(Option::as_ref), f) {
-            (Some(v), _) => {
+    for (f, new) in fields
+        .iter()
+        .zip(changed.iter().chain(std::iter::repeat(&None)))
+    {
+        match new.as_deref().or(*f) {
+            Some(v) => {
                 data.put_i32(v.len() as i32);
                 data.put_slice(v);
             }
-            (None, Some(v)) => {
-                data.put_i32(v.len() as i32);
-                data.put_slice(v);
-            }
-            (None, None) => data.put_i32(-1),
+            None => data.put_i32(-1),
         }
     }
     DataRow::new(data, row.field_count)

@@ -81,13 +81,9 @@ fn empty_plan(schema: Option<SchemaRef>) -> PgWireResult<LogicalPlan> {
 }
 
 impl MitraParser {
-    /// Plans one checked, rewritten statement (parameters may still be unbound), with the
-    /// result column names of the original statement.
-    async fn plan(
-        &self,
-        statement: &Statement,
-        names: Option<&[Option<String>]>,
-    ) -> PgWireResult<LogicalPlan> {
+    /// Plans one checked, rewritten statement (parameters may still be unbound). Result
+    /// columns get Postgres' names on the wire ([`wire_types::wire_names`]), not in the plan.
+    async fn plan(&self, statement: &Statement) -> PgWireResult<LogicalPlan> {
         let plan = self
             .ctx
             .state()
@@ -95,7 +91,7 @@ impl MitraParser {
             .await
             .map_err(api_err)?;
         guard::check_plan(&plan).map_err(FrontError::into_pg)?;
-        wire_types::rename(plan, names).map_err(api_err)
+        Ok(plan)
     }
 }
 
@@ -130,7 +126,6 @@ impl QueryParser for MitraParser {
         if params::count(&statement) > MAX_PARAMETERS {
             return Err(FrontError::TooManyParameters.into_pg());
         }
-        let names = rewrite::pg_column_names(&statement);
         let mut original = statement.clone();
         rewrite::all(&mut statement, client, &self.ctx);
         tracing::trace!(%statement, "rewritten");
@@ -171,14 +166,14 @@ impl QueryParser for MitraParser {
                 match hooked {
                     Some(p) => p,
                     None => {
-                        let plan = self.plan(&statement, names.as_deref()).await?;
+                        let plan = self.plan(&statement).await?;
                         let casts = params::client_casts(types, &params::types(&statement, &plan));
                         if casts.is_empty() {
                             plan
                         } else {
                             params::apply_casts(&mut statement, &casts);
                             params::apply_casts(&mut original, &casts);
-                            self.plan(&statement, names.as_deref()).await?
+                            self.plan(&statement).await?
                         }
                     }
                 }
@@ -280,7 +275,7 @@ impl MitraService {
         match &statement {
             Statement::Copy { .. } => {
                 let (query, options) = copy::query_of(&statement).map_err(FrontError::into_pg)?;
-                let df = self.run_query(client, &query, None).await?;
+                let df = self.run_query(client, &query).await?;
                 return copy::copy_out(df, &options).await;
             }
             Statement::Declare { stmts } => {
@@ -319,7 +314,7 @@ impl MitraService {
                 return resp;
             }
         }
-        let df = self.run_query(client, &statement, names.as_deref()).await?;
+        let df = self.run_query(client, &statement).await?;
         check_result_formats(format, df.schema().fields().len())?;
         let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));
         let mut resp = arrow_pg::datatypes::df::encode_dataframe(df, format, Some(opts)).await?;
@@ -334,7 +329,6 @@ impl MitraService {
         &self,
         client: &dyn HookClient,
         statement: &Statement,
-        names: Option<&[Option<String>]>,
     ) -> PgWireResult<DataFrame> {
         // Where datafusion-postgres' SET hook keeps `statement_timeout`.
         let timeout = client
@@ -344,7 +338,7 @@ impl MitraService {
             .filter(|ms| *ms > 0)
             .map(std::time::Duration::from_millis);
         let work = async {
-            let plan = self.parser.plan(statement, names).await?;
+            let plan = self.parser.plan(statement).await?;
             let df = self.ctx.execute_logical_plan(plan).await.map_err(api_err)?;
             wire_types::normalize(df).map_err(api_err)
         };
@@ -368,7 +362,7 @@ impl MitraService {
             );
         };
         let df = self
-            .run_query(client, &Statement::Query(query.clone()), None)
+            .run_query(client, &Statement::Query(query.clone()))
             .await?;
         let schema: SchemaRef = Arc::new(df.schema().as_arrow().clone());
         let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));

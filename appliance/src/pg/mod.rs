@@ -1,5 +1,6 @@
 //! The Postgres wire protocol front end: startup/auth, query handlers, SQLSTATE mapping.
 
+mod ast;
 mod catalog;
 mod copy;
 mod division;

@@ -269,14 +269,7 @@ pub fn apply_casts(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use datafusion::sql::sqlparser::dialect::PostgreSqlDialect;
-    use datafusion::sql::sqlparser::parser::Parser;
-
-    fn parse(sql: &str) -> Statement {
-        Parser::parse_sql(&PostgreSqlDialect {}, sql)
-            .unwrap()
-            .remove(0)
-    }
+    use crate::pg::ast::parse_one as parse;
 
     #[test]
     fn types_table_function_params_and_binds_literals() {

@@ -12,7 +12,7 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, Query, SelectItem, SetExpr, Statement, Value, VisitMut, VisitorMut,
+    Expr, Query, SelectItem, SetExpr, Statement, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::dialect::PostgreSqlDialect;
 use datafusion::sql::sqlparser::parser::{Parser, ParserError};
@@ -104,12 +104,7 @@ impl<F: FnMut(&mut Expr)> VisitorMut for SelectItems<F> {
 /// `information_schema.*`).
 fn reads_only_catalog(q: &Query) -> bool {
     datafusion::sql::sqlparser::ast::visit_relations(q, |name| {
-        let parts: Vec<String> = name
-            .0
-            .iter()
-            .map(|p| p.to_string().trim_matches('"').to_ascii_lowercase())
-            .collect();
-        let catalog = match parts.as_slice() {
+        let catalog = match super::ast::name_parts(name).as_slice() {
             [.., schema, _] if schema == "pg_catalog" || schema == "information_schema" => true,
             [.., table] => table.starts_with("pg_"),
             [] => false,
@@ -131,8 +126,7 @@ fn protect_projected_subqueries(statement: &mut Statement) -> bool {
     let mut any = false;
     let mut items = SelectItems(|e: &mut Expr| {
         if matches!(e, Expr::Subquery(q) if !reads_only_catalog(q)) {
-            let sub = std::mem::replace(e, Expr::value(Value::Null));
-            *e = Expr::Nested(Box::new(sub));
+            *e = Expr::Nested(Box::new(super::ast::take(e)));
             any = true;
         }
     });

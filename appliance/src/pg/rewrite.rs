@@ -8,6 +8,8 @@ use datafusion::sql::sqlparser::ast::{
 };
 use pgwire::api::ClientInfo;
 
+use super::ast::{call, last_name, take};
+
 /// Every rewrite a statement goes through before planning, in order.
 pub fn all<C: ClientInfo + ?Sized>(
     statement: &mut Statement,
@@ -98,12 +100,7 @@ fn expr_name(e: &Expr) -> String {
     match e {
         Expr::Identifier(i) => i.value.clone(),
         Expr::CompoundIdentifier(v) => v.last().map(|i| i.value.clone()).unwrap_or_default(),
-        Expr::Function(f) => f
-            .name
-            .0
-            .last()
-            .map(|p| p.to_string().trim_matches('"').to_ascii_lowercase())
-            .unwrap_or_default(),
+        Expr::Function(f) => last_name(&f.name),
         Expr::Nested(inner) => expr_name(inner),
         Expr::Cast {
             expr, data_type, ..
@@ -177,7 +174,7 @@ pub fn like_escapes(statement: &mut Statement) {
                 .as_ref()
                 .and_then(|v| v.value.clone().into_string());
             if let Some(esc) = esc.filter(|c| c != "\\" && c.chars().count() == 1) {
-                let p = std::mem::replace(pattern.as_mut(), text(""));
+                let p = take(pattern.as_mut());
                 let doubled = call("replace", vec![p, text("\\"), text("\\\\")]);
                 *pattern.as_mut() = call("replace", vec![doubled, text(&esc), text("\\")]);
                 *escape_char = None;
@@ -224,40 +221,10 @@ pub fn generate_subscripts(statement: &mut Statement) {
     });
 }
 
-fn call(name: &str, args: Vec<Expr>) -> Expr {
-    use datafusion::sql::sqlparser::ast::{
-        FunctionArg, FunctionArgExpr, FunctionArgumentList, Ident, ObjectName,
-    };
-    Expr::Function(datafusion::sql::sqlparser::ast::Function {
-        name: ObjectName::from(vec![Ident::new(name)]),
-        uses_odbc_syntax: false,
-        parameters: FunctionArguments::None,
-        args: FunctionArguments::List(FunctionArgumentList {
-            duplicate_treatment: None,
-            args: args
-                .into_iter()
-                .map(|a| FunctionArg::Unnamed(FunctionArgExpr::Expr(a)))
-                .collect(),
-            clauses: vec![],
-        }),
-        filter: None,
-        null_treatment: None,
-        over: None,
-        within_group: vec![],
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use datafusion::sql::sqlparser::dialect::PostgreSqlDialect;
-    use datafusion::sql::sqlparser::parser::Parser;
-
-    fn parse(sql: &str) -> Statement {
-        Parser::parse_sql(&PostgreSqlDialect {}, sql)
-            .unwrap()
-            .remove(0)
-    }
+    use crate::pg::ast::parse_one as parse;
 
     #[test]
     fn rewrites_give_datafusion_what_postgres_clients_send() {

@@ -17,14 +17,13 @@
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
+use datafusion::sql::sqlparser::ast::helpers::attached_token::AttachedToken;
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions, visit_expressions_mut, BinaryOperator, CaseWhen, Expr, Function,
-    FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, GroupByExpr, Ident,
-    ObjectName, Query, Select, SelectItem, SetExpr, Statement, TableFactor, TableWithJoins, Value,
+    visit_expressions, visit_expressions_mut, BinaryOperator, CaseWhen, Expr, GroupByExpr, Ident,
+    Query, Select, SelectItem, SetExpr, Statement, TableFactor, TableWithJoins, Value,
 };
 
-use datafusion::sql::sqlparser::ast::helpers::attached_token::AttachedToken;
-
+use super::ast::{call, last_name, take};
 use super::single_row;
 
 /// Rewrites every scalar subquery of `statement` that lacks an aggregate; `is_aggregate` tells
@@ -41,14 +40,11 @@ pub fn scalar_subqueries(statement: &mut Statement, is_aggregate: &dyn Fn(&str) 
 }
 
 /// The subquery's single select, when it is a plain one without aggregation.
-fn plain_select<'a>(
-    q: &'a mut Query,
-    is_aggregate: &dyn Fn(&str) -> bool,
-) -> Option<&'a mut Select> {
+fn plain_select<'a>(q: &'a Query, is_aggregate: &dyn Fn(&str) -> bool) -> Option<&'a Select> {
     if q.with.is_some() || q.order_by.is_some() || q.limit_clause.is_some() || q.fetch.is_some() {
         return None;
     }
-    let SetExpr::Select(s) = q.body.as_mut() else {
+    let SetExpr::Select(s) = q.body.as_ref() else {
         return None;
     };
     let grouped =
@@ -72,7 +68,7 @@ fn projected(item: &SelectItem) -> Option<&Expr> {
 
 fn has_aggregate_or_subquery(e: &Expr, is_aggregate: &dyn Fn(&str) -> bool) -> bool {
     visit_expressions(e, |x| match x {
-        Expr::Function(f) if f.over.is_some() || is_aggregate(&function_name(f)) => {
+        Expr::Function(f) if f.over.is_some() || is_aggregate(&last_name(&f.name)) => {
             ControlFlow::Break(())
         }
         Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => ControlFlow::Break(()),
@@ -81,22 +77,13 @@ fn has_aggregate_or_subquery(e: &Expr, is_aggregate: &dyn Fn(&str) -> bool) -> b
     .is_break()
 }
 
-fn function_name(f: &Function) -> String {
-    f.name
-        .0
-        .last()
-        .map(|p| p.to_string().trim_matches('"').to_ascii_lowercase())
-        .unwrap_or_default()
-}
-
 /// Names (table names and aliases, lower case) by which the columns of a FROM list are
 /// qualified; `None` where a relation is of a kind not understood here.
 fn relation_names(from: &[TableWithJoins]) -> Option<HashSet<String>> {
     fn factor(t: &TableFactor, out: &mut HashSet<String>) -> Option<()> {
         let alias = match t {
             TableFactor::Table { name, alias, .. } => {
-                let last = name.0.last()?.to_string();
-                out.insert(last.trim_matches('"').to_ascii_lowercase());
+                out.insert(last_name(name));
                 alias
             }
             TableFactor::Derived { alias, .. }
@@ -136,17 +123,26 @@ fn qualifier(parts: &[Ident]) -> Option<String> {
     (parts.len() >= 2).then(|| parts[parts.len() - 2].value.to_ascii_lowercase())
 }
 
-/// Column references of `e`: (qualified by an inner relation or unqualified, outer).
+/// Whether `x` is a column of the inner relations (qualified by one of them, or unqualified);
+/// `None` where it is no column reference.
+fn inner_column(x: &Expr, inner: &HashSet<String>) -> Option<bool> {
+    match x {
+        Expr::Identifier(_) => Some(true),
+        Expr::CompoundIdentifier(parts) => {
+            Some(qualifier(parts).is_none_or(|q| inner.contains(&q)))
+        }
+        _ => None,
+    }
+}
+
+/// Column references of `e`: (inner, outer).
 fn references(e: &Expr, inner: &HashSet<String>) -> (usize, usize) {
     let (mut ins, mut outs) = (0, 0);
     let _ = visit_expressions(e, |x| {
-        match x {
-            Expr::Identifier(_) => ins += 1,
-            Expr::CompoundIdentifier(parts) => match qualifier(parts) {
-                Some(q) if !inner.contains(&q) => outs += 1,
-                _ => ins += 1,
-            },
-            _ => {}
+        match inner_column(x, inner) {
+            Some(true) => ins += 1,
+            Some(false) => outs += 1,
+            None => {}
         }
         ControlFlow::<()>::Continue(())
     });
@@ -178,38 +174,16 @@ fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
     }
 }
 
-fn and_all(mut v: Vec<Expr>) -> Option<Expr> {
-    let first = if v.is_empty() {
-        return None;
-    } else {
-        v.remove(0)
-    };
-    Some(v.into_iter().fold(first, |acc, e| Expr::BinaryOp {
+fn and_all(v: Vec<Expr>) -> Option<Expr> {
+    v.into_iter().reduce(|acc, e| Expr::BinaryOp {
         left: Box::new(acc),
         op: BinaryOperator::And,
         right: Box::new(e),
-    }))
-}
-
-fn call(name: &str, args: Vec<FunctionArgExpr>) -> Expr {
-    Expr::Function(Function {
-        name: ObjectName::from(vec![Ident::new(name)]),
-        uses_odbc_syntax: false,
-        parameters: FunctionArguments::None,
-        args: FunctionArguments::List(FunctionArgumentList {
-            duplicate_treatment: None,
-            args: args.into_iter().map(FunctionArg::Unnamed).collect(),
-            clauses: vec![],
-        }),
-        filter: None,
-        null_treatment: None,
-        over: None,
-        within_group: vec![],
     })
 }
 
 fn single(e: Expr) -> Expr {
-    call(single_row::NAME, vec![FunctionArgExpr::Expr(e)])
+    call(single_row::NAME, vec![e])
 }
 
 fn case_when(condition: Expr, result: Expr) -> Expr {
@@ -227,24 +201,24 @@ fn case_when(condition: Expr, result: Expr) -> Expr {
 
 /// The rewritten form of a plain scalar subquery (see the module's summary).
 fn rewritten(q: &Query, is_aggregate: &dyn Fn(&str) -> bool) -> Option<Expr> {
-    let mut q = q.clone();
-    let select = plain_select(&mut q, is_aggregate)?;
+    let select = plain_select(q, is_aggregate)?;
     let inner = relation_names(&select.from)?;
     let e = projected(&select.projection[0])?.clone();
     let mut parts = Vec::new();
-    if let Some(w) = select.selection.take() {
-        conjuncts(w, &mut parts);
+    if let Some(w) = &select.selection {
+        conjuncts(w.clone(), &mut parts);
     }
     let (outer_only, rest): (Vec<Expr>, Vec<Expr>) = parts.into_iter().partition(|c| {
         let (ins, outs) = references(c, &inner);
         ins == 0 && outs > 0 && !has_aggregate_or_subquery(c, is_aggregate)
     });
-    select.selection = and_all(rest);
+    let rest = and_all(rest);
     // The subquery over r WHERE p, selecting `single_row_value(x)`.
     let of = |x: Expr| -> Expr {
         let mut sub = q.clone();
         if let SetExpr::Select(s) = sub.body.as_mut() {
             s.projection = vec![SelectItem::UnnamedExpr(single(x))];
+            s.selection = rest.clone();
         }
         Expr::Subquery(Box::new(sub))
     };
@@ -264,14 +238,8 @@ fn rewritten(q: &Query, is_aggregate: &dyn Fn(&str) -> bool) -> Option<Expr> {
 /// `e` with each column of the inner relations replaced by `of(column)`.
 fn inner_columns_as(mut e: Expr, inner: &HashSet<String>, of: &dyn Fn(Expr) -> Expr) -> Expr {
     let _ = visit_expressions_mut(&mut e, |x| {
-        let is_inner = match x {
-            Expr::Identifier(_) => true,
-            Expr::CompoundIdentifier(parts) => qualifier(parts).is_some_and(|q| inner.contains(&q)),
-            _ => false,
-        };
-        if is_inner {
-            let col = std::mem::replace(x, Expr::value(Value::Null));
-            *x = of(col);
+        if inner_column(x, inner) == Some(true) {
+            *x = of(take(x));
         }
         ControlFlow::<()>::Continue(())
     });
@@ -281,13 +249,9 @@ fn inner_columns_as(mut e: Expr, inner: &HashSet<String>, of: &dyn Fn(Expr) -> E
 #[cfg(test)]
 mod tests {
     use super::*;
-    use datafusion::sql::sqlparser::dialect::PostgreSqlDialect;
-    use datafusion::sql::sqlparser::parser::Parser;
 
     fn rewritten(sql: &str) -> String {
-        let mut s = Parser::parse_sql(&PostgreSqlDialect {}, sql)
-            .unwrap()
-            .remove(0);
+        let mut s = crate::pg::ast::parse_one(sql);
         scalar_subqueries(&mut s, &|n| matches!(n, "max" | "count"));
         s.to_string()
     }

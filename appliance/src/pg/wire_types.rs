@@ -7,7 +7,7 @@ use arrow_schema::{DataType, Field, Schema};
 use datafusion::common::Column;
 use datafusion::dataframe::DataFrame;
 use datafusion::error::Result;
-use datafusion::logical_expr::{cast, Expr, LogicalPlan, LogicalPlanBuilder};
+use datafusion::logical_expr::{cast, Expr};
 
 /// The wire type of an Arrow type: fixed-size lists become lists, recursively.
 pub fn wire_type(dt: &DataType) -> DataType {
@@ -60,44 +60,6 @@ pub fn normalize(df: DataFrame) -> Result<DataFrame> {
     df.select(exprs)
 }
 
-/// Renames result columns to the names Postgres would give them (see
-/// [`super::rewrite::pg_column_names`]); unchanged when counts differ or names would collide.
-pub fn rename(plan: LogicalPlan, names: Option<&[Option<String>]>) -> Result<LogicalPlan> {
-    let Some(names) = names else {
-        return Ok(plan);
-    };
-    let fields: Vec<_> = plan
-        .schema()
-        .iter()
-        .map(|(q, f)| (q.cloned(), f.clone()))
-        .collect();
-    if fields.len() != names.len() {
-        return Ok(plan);
-    }
-    let target: Vec<String> = fields
-        .iter()
-        .zip(names)
-        .map(|((_, f), n)| n.clone().unwrap_or_else(|| f.name().clone()))
-        .collect();
-    let unique: std::collections::HashSet<&String> = target.iter().collect();
-    if unique.len() != target.len() || fields.iter().zip(&target).all(|((_, f), t)| f.name() == t) {
-        return Ok(plan);
-    }
-    let exprs: Vec<Expr> = fields
-        .iter()
-        .zip(&target)
-        .map(|((q, f), t)| {
-            let c = Expr::Column(Column::new(q.clone(), f.name()));
-            if f.name() == t {
-                c
-            } else {
-                c.alias(t)
-            }
-        })
-        .collect();
-    LogicalPlanBuilder::from(plan).project(exprs)?.build()
-}
-
 /// Result column names as the client sees them (RowDescription): Postgres' names for an
 /// unaliased select list, duplicates included (`SELECT 7 / 2, 1` has two `?column?`), which a
 /// plan's schema cannot hold.
@@ -132,4 +94,22 @@ pub fn wire_names(
             })
             .collect(),
     )
+}
+
+/// The fields of a DataRow payload: `None` for NULL. Stops at a truncated field.
+pub fn row_fields(data: &[u8]) -> Vec<Option<&[u8]>> {
+    let mut out = Vec::new();
+    let mut rest = data;
+    while rest.len() >= 4 {
+        let len = i32::from_be_bytes([rest[0], rest[1], rest[2], rest[3]]);
+        rest = &rest[4..];
+        if len < 0 {
+            out.push(None);
+        } else {
+            let len = (len as usize).min(rest.len());
+            out.push(Some(&rest[..len]));
+            rest = &rest[len..];
+        }
+    }
+    out
 }

@@ -7,7 +7,7 @@ use arrow::array::{Array, ArrayRef, StringArray};
 use arrow_schema::{DataType, SchemaRef};
 use datafusion::common::cast::as_int64_array;
 use datafusion::error::{DataFusionError, Result};
-use datafusion::logical_expr::{create_udf, ColumnarValue, Volatility};
+use datafusion::logical_expr::{create_udf, ColumnarValue, Signature, SimpleScalarUDF, Volatility};
 use datafusion::prelude::SessionContext;
 use datafusion::scalar::ScalarValue;
 
@@ -306,43 +306,29 @@ fn shaped(args: &[ColumnarValue], out: ArrayRef) -> Result<ColumnarValue> {
     })
 }
 
-/// A function that answers the same value for every row.
+/// A function of `signature` that answers the same value for every row.
 fn constant_udf(
     name: &str,
-    args: Vec<DataType>,
+    signature: Signature,
     value: ScalarValue,
 ) -> datafusion::logical_expr::ScalarUDF {
     let dt = value.data_type();
-    create_udf(
+    datafusion::logical_expr::ScalarUDF::from(SimpleScalarUDF::new_with_signature(
         name,
-        args,
+        signature,
         dt,
-        Volatility::Stable,
         Arc::new(move |args: &[ColumnarValue]| {
             Ok(match rows_of(args) {
                 Some(n) => ColumnarValue::Array(value.to_array_of_size(n)?),
                 None => ColumnarValue::Scalar(value.clone()),
             })
         }),
-    )
+    ))
 }
 
-/// A function of any arguments that answers the same value for every row.
-fn constant_any_udf(name: &str, value: ScalarValue) -> datafusion::logical_expr::ScalarUDF {
-    let dt = value.data_type();
-    datafusion::logical_expr::ScalarUDF::from(
-        datafusion::logical_expr::SimpleScalarUDF::new_with_signature(
-            name,
-            datafusion::logical_expr::Signature::variadic_any(Volatility::Stable),
-            dt,
-            Arc::new(move |args: &[ColumnarValue]| {
-                Ok(match rows_of(args) {
-                    Some(n) => ColumnarValue::Array(value.to_array_of_size(n)?),
-                    None => ColumnarValue::Scalar(value.clone()),
-                })
-            }),
-        ),
-    )
+/// The signature of a stable function of exactly these argument types.
+fn exact(args: Vec<DataType>) -> Signature {
+    Signature::exact(args, Volatility::Stable)
 }
 
 /// Registers the catalog functions on the server's base session.
@@ -361,36 +347,40 @@ pub fn register(ctx: &SessionContext) {
     ));
     ctx.register_udf(constant_udf(
         "pg_function_is_visible",
-        vec![DataType::Int64],
+        exact(vec![DataType::Int64]),
         ScalarValue::Boolean(Some(true)),
     ));
     // Pools reset sessions with these (asyncpg); a read-only session holds no locks.
     ctx.register_udf(constant_udf(
         "pg_advisory_unlock_all",
-        vec![],
+        exact(vec![]),
         ScalarValue::Boolean(Some(true)),
     ));
     // Mitra's tables have no indexes, and the catalog's own are not described: NULL, as
     // Postgres answers for an oid that is not an index.
-    ctx.register_udf(constant_any_udf("pg_get_indexdef", ScalarValue::Utf8(None)));
+    ctx.register_udf(constant_udf(
+        "pg_get_indexdef",
+        Signature::variadic_any(Volatility::Stable),
+        ScalarValue::Utf8(None),
+    ));
     ctx.register_udf(current_setting_udf());
     ctx.register_udf(set_config_udf());
     ctx.register_udf(to_regtype_udf());
     ctx.register_udf(super::json_fn::JsonBuildObject::udf());
     ctx.register_udf(constant_udf(
         "pg_collation_is_visible",
-        vec![DataType::Int64],
+        exact(vec![DataType::Int64]),
         ScalarValue::Boolean(Some(true)),
     ));
     ctx.register_udf(constant_udf(
         "pg_type_is_visible",
-        vec![DataType::Int64],
+        exact(vec![DataType::Int64]),
         ScalarValue::Boolean(Some(true)),
     ));
     // No serial columns (SQLAlchemy's column reflection asks).
     ctx.register_udf(constant_udf(
         "pg_get_serial_sequence",
-        vec![DataType::Utf8, DataType::Utf8],
+        exact(vec![DataType::Utf8, DataType::Utf8]),
         ScalarValue::Utf8(None),
     ));
 }
