@@ -52,12 +52,15 @@ async def check_asyncpg():
     import asyncpg
 
     conn = await asyncpg.connect(host="127.0.0.1", port=port, database="mitra", user="physicist")
-    # asyncpg introspects array types (real[]) with a recursive catalog query (a correlated
-    # recursive CTE per domain type) that DataFusion cannot plan: the vector column is left out
-    # here (known limitation; `embedding::text` works).
-    for t in ["documents", "ingest_runs"]:
-        await conn.fetch(f"SELECT * FROM {t}")
-    await conn.fetch("SELECT chunk_id, doc_id, version, ordinal, heading, text, page, kind FROM chunks")
+    # Every table whole, vectors included: asyncpg decodes `real[]` only after its type
+    # introspection (a recursive catalog query with an `oid[]` parameter) has run.
+    for t in ["documents", "chunks", "ingest_runs"]:
+        rows = await conn.fetch(f"SELECT * FROM {t}")
+        assert rows or t == "ingest_runs", t
+    vec = await conn.fetchval("SELECT embedding FROM chunks WHERE embedding IS NOT NULL LIMIT 1")
+    assert isinstance(vec, list) and len(vec) >= 8 and all(isinstance(x, float) for x in vec), vec
+    stmt = await conn.prepare("SELECT embedding FROM chunks LIMIT 1")
+    assert stmt.get_attributes()[0].type.name == "float4[]", stmt.get_attributes()
     row = await conn.fetchrow("SELECT ingested_at FROM chunks c JOIN documents d USING (doc_id) LIMIT 1")
     assert row["ingested_at"].tzinfo is not None, row
     rows = await conn.fetch(

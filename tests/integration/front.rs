@@ -300,6 +300,46 @@ async fn parameters_as_drivers_send_them() {
         let b: Vec<String> = plain.iter().map(|r| r.get(0)).collect();
         assert_eq!(a, b, "{sql}");
     }
+    // A parameter typed by its cast, bound as an array (asyncpg's type introspection).
+    let stmt = client
+        .prepare("SELECT typname FROM pg_type WHERE oid = any($1::oid[]) ORDER BY typname")
+        .await
+        .unwrap();
+    assert_eq!(stmt.params(), &[Type::OID_ARRAY]);
+    let rows = client.query(&stmt, &[&vec![700u32, 1021]]).await.unwrap();
+    let names: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(names, ["_float4", "float4"]);
+    let x: f32 = client
+        .query_one("SELECT ($1::real[])[2]", &[&vec![0.5f32, 1.5, 2.5]])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(x, 1.5);
+    // Catalog oids are `oid`; `regtype::text` is the type's name, as Postgres prints it.
+    let row = client
+        .query_one(
+            "SELECT oid, typelem::regtype::text FROM pg_type WHERE typname = '_float4'",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(row.columns()[0].type_(), &Type::OID);
+    assert_eq!(
+        (row.get::<_, u32>(0), row.get::<_, String>(1)),
+        (1021, "real".into())
+    );
+    // asyncpg takes a domain's base type from `typbasetype` alone (pg/type_queries.rs): that
+    // holds while no domain is over another domain.
+    let nested: i64 = client
+        .query_one(
+            "SELECT count(*) FROM pg_type t JOIN pg_type b ON t.typbasetype = b.oid \
+             WHERE t.typtype = 'd' AND b.typtype = 'd'",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(nested, 0);
     // Parameters in DECLARE CURSOR, fetched through the extended protocol with a description.
     client.simple_query("BEGIN").await.unwrap();
     client

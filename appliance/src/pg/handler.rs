@@ -1,6 +1,5 @@
 //! Simple and extended query handling over one connection's DataFusion session: the read-only
 //! guard, session commands, cursors, `COPY ... TO STDOUT`, parameters bound before planning.
-use datafusion_postgres::arrow_pg;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -187,10 +186,10 @@ impl QueryParser for MitraParser {
         let Some((ast, plan)) = &stmt.1 else {
             return Ok(vec![]);
         };
-        params::types(ast, plan)
+        params::fields(ast, plan)
             .iter()
-            .map(|t| match t {
-                Some(dt) => arrow_pg::datatypes::into_pg_type(dt),
+            .map(|f| match f {
+                Some(f) => wire_types::pg_type(f),
                 None => Ok(Type::UNKNOWN),
             })
             .collect()
@@ -207,13 +206,13 @@ impl QueryParser for MitraParser {
                 if let Some(f) = format {
                     check_result_formats(f, schema.fields().len())?;
                 }
-                let fields = arrow_pg::datatypes::arrow_schema_to_pg_fields(
+                let names = rewrite::pg_column_names(ast);
+                wire_types::pg_fields(
                     &schema,
                     format.unwrap_or(&Format::UnifiedText),
                     None,
-                )?;
-                let names = rewrite::pg_column_names(ast);
-                Ok(wire_types::wire_names(&fields, names.as_deref()).unwrap_or(fields))
+                    names.as_deref(),
+                )
             }
             _ => Ok(vec![]),
         }
@@ -317,10 +316,9 @@ impl MitraService {
         let df = self.run_query(client, &statement).await?;
         check_result_formats(format, df.schema().fields().len())?;
         let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));
-        let mut resp = arrow_pg::datatypes::df::encode_dataframe(df, format, Some(opts)).await?;
-        if let Some(fields) = wire_types::wire_names(&resp.row_schema, names.as_deref()) {
-            resp.row_schema = Arc::new(fields);
-        }
+        let fields =
+            wire_types::pg_fields(df.schema().as_arrow(), format, Some(opts), names.as_deref())?;
+        let resp = wire_types::encode(df, fields).await?;
         Ok(Response::Query(floats::postgres_infinity(resp)))
     }
 
@@ -366,9 +364,8 @@ impl MitraService {
             .await?;
         let schema: SchemaRef = Arc::new(df.schema().as_arrow().clone());
         let opts = Arc::new(FormatOptions::from_client_metadata(client.metadata()));
-        let resp = floats::postgres_infinity(
-            arrow_pg::datatypes::df::encode_dataframe(df, &Format::UnifiedText, Some(opts)).await?,
-        );
+        let fields = wire_types::pg_fields(&schema, &Format::UnifiedText, Some(opts), None)?;
+        let resp = floats::postgres_infinity(wire_types::encode(df, fields).await?);
         // The cursor's portal carries its result shape: Describe Portal (psycopg's named
         // cursors) answers with the columns FETCH will return.
         let shape = empty_plan(Some(schema.clone()))?;

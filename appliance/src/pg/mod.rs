@@ -16,6 +16,7 @@ mod session_cmds;
 mod single_row;
 mod startup;
 mod subquery;
+mod type_queries;
 mod version;
 mod wire_types;
 

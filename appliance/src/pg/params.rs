@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
-use arrow_schema::DataType;
+use std::sync::Arc;
+
+use arrow_schema::{DataType, Field, FieldRef};
 use datafusion::common::{ParamValues, ScalarValue};
 use datafusion::logical_expr::LogicalPlan;
 use datafusion::sql::sqlparser::ast::{
@@ -93,19 +95,53 @@ impl Visitor for TableFnTypes {
 
 /// Types of `$1..$n`: from Mitra's table-function signatures, else from DataFusion's inference.
 pub fn types(stmt: &Statement, plan: &LogicalPlan) -> Vec<Option<DataType>> {
+    fields(stmt, plan)
+        .into_iter()
+        .map(|f| f.map(|f| f.data_type().clone()))
+        .collect()
+}
+
+/// [`types`] as fields, with the metadata DataFusion's inference gives them (`$1::oid[]`
+/// keeps its `pg.oid_alias`).
+pub fn fields(stmt: &Statement, plan: &LogicalPlan) -> Vec<Option<FieldRef>> {
     let n = count(stmt);
     let mut fn_types = TableFnTypes(HashMap::new());
     let _ = stmt.visit(&mut fn_types);
-    let inferred = plan.get_parameter_types().unwrap_or_default();
+    let inferred = plan.get_parameter_fields().unwrap_or_default();
+    let cast = cast_fields(plan);
     (1..=n)
         .map(|i| {
+            let id = format!("${i}");
             fn_types
                 .0
                 .get(&i)
-                .cloned()
-                .or_else(|| inferred.get(&format!("${i}")).cloned().flatten())
+                .map(|t| Arc::new(Field::new(id.clone(), t.clone(), true)))
+                .or_else(|| inferred.get(&id).cloned().flatten())
+                .or_else(|| cast.get(&id).cloned())
         })
         .collect()
+}
+
+/// Parameters typed by an explicit cast, as Postgres types them: `$1::oid[]` is an `oid[]`
+/// (asyncpg sends its type-introspection argument in the type it is told).
+fn cast_fields(plan: &LogicalPlan) -> HashMap<String, FieldRef> {
+    use datafusion::common::tree_node::{TreeNode, TreeNodeRecursion};
+    use datafusion::logical_expr::expr::{Cast, Placeholder};
+    use datafusion::logical_expr::Expr as Logical;
+    let mut out = HashMap::new();
+    let _ = plan.apply_with_subqueries(|node| {
+        node.apply_expressions(|e| {
+            e.apply(|e| {
+                if let Logical::Cast(Cast { expr, field }) = e {
+                    if let Logical::Placeholder(Placeholder { id, field: None }) = expr.as_ref() {
+                        out.entry(id.clone()).or_insert_with(|| field.clone());
+                    }
+                }
+                Ok(TreeNodeRecursion::Continue)
+            })
+        })
+    });
+    out
 }
 
 /// Decodes a portal's parameters: types from the client, else Mitra's function signatures or
@@ -160,6 +196,18 @@ fn literal(v: &ScalarValue) -> Expr {
         if let Some(e) = temporal_literal(v) {
             return e;
         }
+    }
+    if let (ScalarValue::List(list), false) = (v, v.is_null()) {
+        // An array parameter (`$1::oid[]`, asyncpg's type introspection): `ARRAY[...]`.
+        let values = list.value(0);
+        let elem = (0..values.len())
+            .map(|i| {
+                ScalarValue::try_from_array(&values, i)
+                    .map(|e| literal(&e))
+                    .unwrap_or_else(|_| Expr::value(Value::Null))
+            })
+            .collect();
+        return Expr::Array(datafusion::sql::sqlparser::ast::Array { elem, named: true });
     }
     let val = if v.is_null() {
         Value::Null

@@ -21,6 +21,7 @@ pub fn all<C: ClientInfo + ?Sized>(
     cte_column_names(statement);
     like_escapes(statement);
     generate_subscripts(statement);
+    super::type_queries::rewrite(statement);
     super::division::checked_division(statement);
     let state = ctx.state_ref();
     let is_aggregate = |name: &str| state.read().aggregate_functions().contains_key(name);

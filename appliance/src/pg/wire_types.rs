@@ -8,6 +8,15 @@ use datafusion::common::Column;
 use datafusion::dataframe::DataFrame;
 use datafusion::error::Result;
 use datafusion::logical_expr::{cast, Expr};
+use datafusion_postgres::arrow_pg;
+use datafusion_postgres::datafusion_pg_catalog::pg_catalog::oid_field::OID_ALIAS_KEY;
+use futures::StreamExt;
+use pgwire::api::portal::Format;
+use pgwire::api::results::{FieldInfo, QueryResponse};
+use pgwire::api::Type;
+use pgwire::error::{PgWireError, PgWireResult};
+use pgwire::messages::data::DataRow;
+use pgwire::types::format::FormatOptions;
 
 /// The wire type of an Arrow type: fixed-size lists become lists, recursively.
 pub fn wire_type(dt: &DataType) -> DataType {
@@ -60,40 +69,67 @@ pub fn normalize(df: DataFrame) -> Result<DataFrame> {
     df.select(exprs)
 }
 
-/// Result column names as the client sees them (RowDescription): Postgres' names for an
-/// unaliased select list, duplicates included (`SELECT 7 / 2, 1` has two `?column?`), which a
-/// plan's schema cannot hold.
-pub fn wire_names(
-    fields: &[pgwire::api::results::FieldInfo],
-    names: Option<&[Option<String>]>,
-) -> Option<Vec<pgwire::api::results::FieldInfo>> {
-    use pgwire::api::results::FieldInfo;
-    let names = names.filter(|n| n.len() == fields.len())?;
-    if fields
-        .iter()
-        .zip(names)
-        .all(|(f, n)| n.as_deref().is_none_or(|n| n == f.name()))
-    {
-        return None;
+/// The Postgres type of a result or parameter field: arrow-pg's, except that oid columns
+/// (datafusion-pg-catalog marks them with `pg.oid_alias`) and lists of them are `oid` and
+/// `oid[]`, as in Postgres. asyncpg decodes its own type-introspection query only with those
+/// (an `int4[]` there would send it introspecting `int4[]` without end).
+pub fn pg_type(field: &Field) -> PgWireResult<Type> {
+    let is_oid = |f: &Field| f.metadata().contains_key(OID_ALIAS_KEY);
+    match field.data_type() {
+        DataType::Int32 if is_oid(field) => Ok(Type::OID),
+        DataType::List(inner) if inner.data_type() == &DataType::Int32 && is_oid(inner) => {
+            Ok(Type::OID_ARRAY)
+        }
+        _ => arrow_pg::datatypes::field_into_pg_type(&Arc::new(field.clone())),
     }
-    Some(
-        fields
-            .iter()
-            .zip(names)
-            .map(|(f, n)| {
-                FieldInfo::new(
-                    n.clone().unwrap_or_else(|| f.name().to_string()),
-                    f.table_id(),
-                    f.column_id(),
-                    f.datatype().clone(),
-                    f.format(),
-                )
-                .with_format_options(f.format_options().clone())
-                .with_type_size(f.type_size())
-                .with_type_modifier(f.type_modifier())
+}
+
+/// The RowDescription of a result in `format`: [`pg_type`]s, and Postgres' names for an
+/// unaliased select list where `names` gives them, duplicates included (`SELECT 7 / 2, 1` has
+/// two `?column?`), which a plan's schema cannot hold.
+pub fn pg_fields(
+    schema: &Schema,
+    format: &Format,
+    options: Option<Arc<FormatOptions>>,
+    names: Option<&[Option<String>]>,
+) -> PgWireResult<Vec<FieldInfo>> {
+    let names = names.filter(|n| n.len() == schema.fields().len());
+    schema
+        .fields()
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let name = names
+                .and_then(|n| n[i].clone())
+                .unwrap_or_else(|| f.name().clone());
+            let info = FieldInfo::new(name, None, None, pg_type(f)?, format.format_for(i));
+            Ok(match &options {
+                Some(o) => info.with_format_options(o.clone()),
+                None => info,
             })
-            .collect(),
-    )
+        })
+        .collect()
+}
+
+/// Executes `df` and encodes its rows as `fields` describe them.
+pub async fn encode(df: DataFrame, fields: Vec<FieldInfo>) -> PgWireResult<QueryResponse> {
+    let fields = Arc::new(fields);
+    let batches = df
+        .execute_stream()
+        .await
+        .map_err(|e| PgWireError::ApiError(Box::new(e)))?;
+    let encoding = fields.clone();
+    let rows = batches
+        .map(
+            move |batch| -> Box<dyn Iterator<Item = PgWireResult<DataRow>> + Send + Sync> {
+                match batch {
+                    Ok(b) => arrow_pg::datatypes::encode_recordbatch(encoding.clone(), b),
+                    Err(e) => Box::new(std::iter::once(Err(PgWireError::ApiError(Box::new(e))))),
+                }
+            },
+        )
+        .flat_map(futures::stream::iter);
+    Ok(QueryResponse::new(fields, rows))
 }
 
 /// The fields of a DataRow payload: `None` for NULL. Stops at a truncated field.
