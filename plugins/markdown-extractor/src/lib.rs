@@ -1,159 +1,254 @@
-//! markdown-extractor: Markdown and plain text into headings, body, tables, captions, equations.
+//! markdown-extractor: Markdown (CommonMark + GFM, through pulldown-cmark) and plain text into
+//! headings, body, lists, code, tables, captions, footnotes and equations.
 
 use mitra_plugin_sdk::extractor::{block, Block, BlockKind, Extract, Extraction};
+use mitra_plugin_sdk::html::{squash_ws, tokenize, Token};
 use mitra_plugin_sdk::text::is_caption_start;
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 /// The plugin.
 pub struct MarkdownExtractor;
 
+/// The Markdown dialect: CommonMark with GFM tables, footnotes, strikethrough and task lists,
+/// `$`/`$$` math, and YAML (`---`) or TOML (`+++`) front matter.
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_MATH
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
+}
+
+/// The blocks of a document, built from the parser's events in document order.
+#[derive(Default)]
+struct Blocks {
+    out: Vec<Block>,
+    /// Inline text of the block being read (paragraph, heading, list item, cell).
+    text: String,
+    /// Image descriptions met in the current paragraph: captions of their own.
+    alts: Vec<String>,
+    /// Nesting of lists (0: not in a list) and the lines of the list being read.
+    list_depth: usize,
+    list: Vec<String>,
+    /// Rows of the table being read, cells tab-separated.
+    table: Option<Vec<String>>,
+    row: Vec<String>,
+    /// Footnote definitions being read (their paragraphs become one footnote block).
+    footnote: Option<String>,
+    /// Raw HTML of an HTML block.
+    html: Option<String>,
+    in_metadata: bool,
+    in_image: bool,
+}
+
+impl Blocks {
+    fn push(&mut self, kind: BlockKind, text: String) {
+        let text = text.trim();
+        if !text.is_empty() {
+            self.out.push(block(kind, None, text.to_string()));
+        }
+    }
+
+    /// Ends a paragraph-like run of text: into the footnote, the list, or a block of its own.
+    fn end_text(&mut self) {
+        let text = squash_ws(&std::mem::take(&mut self.text));
+        if let Some(f) = self.footnote.as_mut() {
+            if !text.is_empty() {
+                if !f.is_empty() {
+                    f.push(' ');
+                }
+                f.push_str(&text);
+            }
+        } else if self.list_depth > 0 {
+            if !text.is_empty() {
+                let indent = "  ".repeat(self.list_depth - 1);
+                self.list.push(format!("{indent}- {text}"));
+            }
+        } else if is_caption_start(&text) {
+            self.push(BlockKind::Caption, text);
+        } else {
+            self.push(BlockKind::Body, text);
+        }
+        for alt in std::mem::take(&mut self.alts) {
+            self.push(BlockKind::Caption, alt);
+        }
+    }
+
+    fn event(&mut self, e: Event<'_>) {
+        if self.in_metadata {
+            if matches!(e, Event::End(TagEnd::MetadataBlock(_))) {
+                self.in_metadata = false;
+            }
+            return;
+        }
+        match e {
+            Event::Start(tag) => self.start(tag),
+            Event::End(tag) => self.end(tag),
+            Event::Text(t) if self.in_image => {
+                if let Some(alt) = self.alts.last_mut() {
+                    alt.push_str(&t);
+                }
+            }
+            Event::Text(t) | Event::Code(t) => self.text.push_str(&t),
+            Event::InlineMath(m) => {
+                self.text.push('$');
+                self.text.push_str(&m);
+                self.text.push('$');
+            }
+            Event::DisplayMath(m) => {
+                // A display equation ends the text before it and is a block of its own.
+                if self.list_depth == 0 && self.footnote.is_none() && self.table.is_none() {
+                    self.end_text();
+                    self.push(BlockKind::Equation, m.to_string());
+                } else {
+                    self.text.push_str(&format!(" $${m}$$ "));
+                }
+            }
+            Event::Html(h) => match self.html.as_mut() {
+                Some(raw) => raw.push_str(&h),
+                None => self.text.push_str(&html_text(&h)),
+            },
+            // Inline tags (`<sup>`, `<br>`) are dropped; the text between them stays.
+            Event::InlineHtml(_) | Event::FootnoteReference(_) | Event::TaskListMarker(_) => {}
+            Event::SoftBreak | Event::HardBreak => self.text.push(' '),
+            Event::Rule => {}
+        }
+    }
+
+    fn start(&mut self, tag: Tag<'_>) {
+        match tag {
+            // A tight list item's text ends where a nested block starts.
+            Tag::Heading { .. } | Tag::Paragraph | Tag::BlockQuote(_)
+                if !self.text.trim().is_empty() =>
+            {
+                self.end_text()
+            }
+            Tag::CodeBlock(_) => self.end_text(),
+            Tag::List(_) => {
+                // The text before the list (or the item's own text, before its sub-list).
+                self.end_text();
+                self.list_depth += 1;
+            }
+            Tag::Item => {}
+            Tag::Table(_) => {
+                self.end_text();
+                self.table = Some(Vec::new());
+            }
+            Tag::TableHead | Tag::TableRow => self.row.clear(),
+            Tag::TableCell => self.text.clear(),
+            Tag::FootnoteDefinition(_) => {
+                self.end_text();
+                self.footnote = Some(String::new());
+            }
+            Tag::HtmlBlock => self.html = Some(String::new()),
+            Tag::MetadataBlock(_) => self.in_metadata = true,
+            Tag::Image { .. } => {
+                self.in_image = true;
+                self.alts.push(String::new());
+            }
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, tag: TagEnd) {
+        match tag {
+            TagEnd::Heading(_) => {
+                let text = squash_ws(&std::mem::take(&mut self.text));
+                if self.list_depth == 0 && self.footnote.is_none() {
+                    self.push(BlockKind::Heading, text);
+                } else {
+                    self.text = text;
+                    self.end_text();
+                }
+            }
+            TagEnd::Paragraph | TagEnd::Item => self.end_text(),
+            TagEnd::CodeBlock => {
+                let code = std::mem::take(&mut self.text);
+                if self.list_depth > 0 || self.footnote.is_some() {
+                    self.text = code;
+                    self.end_text();
+                } else {
+                    self.push(BlockKind::Body, code);
+                }
+            }
+            TagEnd::List(_) => {
+                self.end_text();
+                self.list_depth = self.list_depth.saturating_sub(1);
+                if self.list_depth == 0 {
+                    let lines = std::mem::take(&mut self.list);
+                    self.push(BlockKind::Body, lines.join("\n"));
+                }
+            }
+            TagEnd::TableCell => {
+                let cell = squash_ws(&std::mem::take(&mut self.text));
+                self.row.push(cell.trim().to_string());
+            }
+            TagEnd::TableHead | TagEnd::TableRow => {
+                let row = std::mem::take(&mut self.row).join("\t");
+                if let Some(t) = self.table.as_mut() {
+                    t.push(row);
+                }
+            }
+            TagEnd::Table => {
+                if let Some(rows) = self.table.take() {
+                    self.push(BlockKind::Table, rows.join("\n"));
+                }
+            }
+            TagEnd::FootnoteDefinition => {
+                self.end_text();
+                if let Some(f) = self.footnote.take() {
+                    self.push(BlockKind::Footnote, f);
+                }
+            }
+            TagEnd::HtmlBlock => {
+                if let Some(raw) = self.html.take() {
+                    self.text.push_str(&html_text(&raw));
+                    self.end_text();
+                }
+            }
+            TagEnd::Image => self.in_image = false,
+            _ => {}
+        }
+    }
+}
+
+/// The text of an HTML fragment: tags dropped, script and style contents skipped.
+fn html_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut skip = 0usize;
+    for t in tokenize(html) {
+        match t {
+            Token::Start { name, .. } if name == "script" || name == "style" => skip += 1,
+            Token::End(name) if name == "script" || name == "style" => {
+                skip = skip.saturating_sub(1)
+            }
+            Token::Text(s) if skip == 0 => {
+                out.push_str(&s);
+                out.push(' ');
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Splits Markdown (or plain text) into blocks in document order.
 pub fn markdown_blocks(text: &str) -> Vec<Block> {
-    let mut out = Vec::new();
-    let mut para: Vec<&str> = Vec::new();
-    let mut table: Vec<String> = Vec::new();
-    let mut fence: Option<(String, Vec<&str>)> = None;
-    let mut math: Option<Vec<&str>> = None;
-    let mut lines = text.lines().peekable();
-    // YAML front matter.
-    if lines.peek().map(|l| l.trim()) == Some("---") {
-        lines.next();
-        for l in lines.by_ref() {
-            if l.trim() == "---" {
-                break;
-            }
-        }
+    let mut b = Blocks::default();
+    for e in Parser::new_ext(text, options()) {
+        b.event(e);
     }
-    let flush_para = |para: &mut Vec<&str>, out: &mut Vec<Block>| {
-        if para.is_empty() {
-            return;
-        }
-        let p = para.join(" ").trim().to_string();
-        para.clear();
-        if p.is_empty() {
-            return;
-        }
-        let kind = if is_caption_start(&p) {
-            BlockKind::Caption
-        } else {
-            BlockKind::Body
-        };
-        out.push(block(kind, None, p));
-    };
-    let flush_table = |table: &mut Vec<String>, out: &mut Vec<Block>| {
-        if !table.is_empty() {
-            out.push(block(BlockKind::Table, None, table.join("\n")));
-            table.clear();
-        }
-    };
-    for line in lines {
-        let t = line.trim();
-        if let Some((marker, body)) = fence.as_mut() {
-            if t.starts_with(marker.as_str()) {
-                let code = body.join("\n");
-                if !code.trim().is_empty() {
-                    out.push(block(BlockKind::Body, None, code));
-                }
-                fence = None;
-            } else {
-                body.push(line);
-            }
-            continue;
-        }
-        if let Some(m) = math.as_mut() {
-            if let Some(rest) = t.strip_suffix("$$") {
-                m.push(rest);
-                out.push(block(
-                    BlockKind::Equation,
-                    None,
-                    m.join(" ").trim().to_string(),
-                ));
-                math = None;
-            } else {
-                m.push(t);
-            }
-            continue;
-        }
-        if t.starts_with("```") || t.starts_with("~~~") {
-            flush_para(&mut para, &mut out);
-            flush_table(&mut table, &mut out);
-            fence = Some((t[..3].to_string(), Vec::new()));
-            continue;
-        }
-        if let Some(rest) = t.strip_prefix("$$") {
-            flush_para(&mut para, &mut out);
-            flush_table(&mut table, &mut out);
-            if let Some(inner) = rest.strip_suffix("$$") {
-                out.push(block(BlockKind::Equation, None, inner.trim().to_string()));
-            } else {
-                math = Some(vec![rest]);
-            }
-            continue;
-        }
-        if t.starts_with('|') && t.len() > 1 {
-            flush_para(&mut para, &mut out);
-            let cells: Vec<&str> = t.trim_matches('|').split('|').map(str::trim).collect();
-            let separator = cells
-                .iter()
-                .all(|c| !c.is_empty() && c.chars().all(|ch| matches!(ch, '-' | ':' | ' ')));
-            if !separator {
-                table.push(cells.join("\t"));
-            }
-            continue;
-        }
-        flush_table(&mut table, &mut out);
-        if t.is_empty() {
-            flush_para(&mut para, &mut out);
-            continue;
-        }
-        let hashes = t.chars().take_while(|&c| c == '#').count();
-        if (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') {
-            flush_para(&mut para, &mut out);
-            out.push(block(
-                BlockKind::Heading,
-                None,
-                t[hashes..].trim().trim_end_matches('#').trim().to_string(),
-            ));
-            continue;
-        }
-        if let Some(rest) = t.strip_prefix("[^") {
-            if let Some((_, note)) = rest.split_once("]:") {
-                flush_para(&mut para, &mut out);
-                out.push(block(BlockKind::Footnote, None, note.trim().to_string()));
-                continue;
-            }
-        }
-        if let Some(img) = t.strip_prefix("![") {
-            if let Some((alt, _)) = img.split_once("](") {
-                flush_para(&mut para, &mut out);
-                if !alt.trim().is_empty() {
-                    out.push(block(BlockKind::Caption, None, alt.trim().to_string()));
-                }
-                continue;
-            }
-        }
-        if t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ") {
-            // List items are their own lines within the paragraph.
-            para.push(line.trim());
-            continue;
-        }
-        para.push(t);
+    b.end_text();
+    if let Some(rows) = b.table.take() {
+        b.push(BlockKind::Table, rows.join("\n"));
     }
-    if let Some((_, body)) = fence {
-        let code = body.join("\n");
-        if !code.trim().is_empty() {
-            out.push(block(BlockKind::Body, None, code));
-        }
+    if !b.list.is_empty() {
+        let lines = std::mem::take(&mut b.list);
+        b.push(BlockKind::Body, lines.join("\n"));
     }
-    if let Some(m) = math {
-        out.push(block(
-            BlockKind::Equation,
-            None,
-            m.join(" ").trim().to_string(),
-        ));
-    }
-    flush_table(&mut table, &mut out);
-    flush_para(&mut para, &mut out);
-    out
+    b.out
 }
 
 impl Extract for MarkdownExtractor {
@@ -177,6 +272,13 @@ mitra_plugin_sdk::extractor::export_extractor!(MarkdownExtractor);
 mod tests {
     use super::*;
 
+    fn kinds_and_texts(md: &str) -> Vec<(BlockKind, String)> {
+        markdown_blocks(md)
+            .into_iter()
+            .map(|b| (b.kind, b.text))
+            .collect()
+    }
+
     #[test]
     fn blocks_of_every_kind() {
         let md = "---\ntitle: x\n---\n# Signal region\n\nEvents pass\nthe trigger.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nFigure 3: The mT spectrum.\n\n$$ m_T = \\sqrt{2} $$\n\n[^1]: Footnote text.\n\n```\ncode\n```\n";
@@ -197,5 +299,61 @@ mod tests {
         assert_eq!(b[1].text, "Events pass the trigger.");
         assert_eq!(b[2].text, "a\tb\n1\t2");
         assert_eq!(b[4].text, "m_T = \\sqrt{2}");
+    }
+
+    #[test]
+    fn setext_headings_nested_lists_and_inline_markup() {
+        let md = "Event selection\n===============\n\nMuons with *pT* > 25 `GeV`:\n\n- tight ID\n- isolated\n  1. track iso\n  2. calo iso\n\nSub\n---\n\n> quoted <sup>note</sup> text\n";
+        assert_eq!(
+            kinds_and_texts(md),
+            vec![
+                (BlockKind::Heading, "Event selection".into()),
+                (BlockKind::Body, "Muons with pT > 25 GeV:".into()),
+                (
+                    BlockKind::Body,
+                    "- tight ID\n- isolated\n  - track iso\n  - calo iso".into()
+                ),
+                (BlockKind::Heading, "Sub".into()),
+                (BlockKind::Body, "quoted note text".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn html_blocks_images_and_front_matter() {
+        let md = "+++\nkey = 1\n+++\n<div class=\"note\">\n<p>Raw &amp; HTML</p>\n<script>x()</script>\n</div>\n\n![Figure 2: Dimuon mass](m.png)\n\nInline $E=mc^2$ math.\n";
+        assert_eq!(
+            kinds_and_texts(md),
+            vec![
+                (BlockKind::Body, "Raw & HTML".into()),
+                (BlockKind::Caption, "Figure 2: Dimuon mass".into()),
+                (BlockKind::Body, "Inline $E=mc^2$ math.".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn never_panics_on_odd_input() {
+        for md in [
+            "",
+            "\u{0}",
+            "|",
+            "|-|\n|",
+            "$$",
+            "[^",
+            "![",
+            "```",
+            "<",
+            "- - - -",
+            "> > >",
+            "1. \n   ```\n",
+            "\t\t*",
+        ] {
+            let _ = markdown_blocks(md);
+        }
+        let deep = "> ".repeat(10_000) + "x";
+        let _ = markdown_blocks(&deep);
+        let lists = "- ".repeat(5_000) + "x";
+        let _ = markdown_blocks(&lists);
     }
 }
