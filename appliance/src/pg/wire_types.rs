@@ -1,5 +1,6 @@
 //! Results in types the wire encoder and every client know: fixed-size vectors (`embedding`)
-//! travel as `real[]` (Arrow `List`), the type the catalog reports for them.
+//! travel as `real[]` (Arrow `List`), the type the catalog reports for them, and catalog oids as
+//! `oid`; the RowDescription and the rows are built from the same fields.
 
 use std::sync::Arc;
 
