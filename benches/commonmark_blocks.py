@@ -82,10 +82,13 @@ class Expected(html.parser.HTMLParser):
         elif t:
             self.blocks.append((kind, t))
         if not self.list_depth:
-            for a in self.alts:
-                if squash(a):
-                    self.blocks.append(("caption", squash(a)))
-            self.alts = []
+            self.emit_alts()
+
+    def emit_alts(self):
+        for a in self.alts:
+            if squash(a):
+                self.blocks.append(("caption", squash(a)))
+        self.alts = []
 
     def handle_starttag(self, tag, attrs):
         if tag in ("script", "style"):
@@ -121,10 +124,7 @@ class Expected(html.parser.HTMLParser):
                 if words:
                     self.blocks.append(("body", words))
                 self.list_text = []
-                for a in self.alts:
-                    if squash(a):
-                        self.blocks.append(("caption", squash(a)))
-                self.alts = []
+                self.emit_alts()
         elif tag in ("td", "th"):
             self.row.append(squash("".join(self.text)))
             self.text, self.cell = [], None

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use arrow_schema::{DataType, Field, Schema};
+use arrow_schema::{DataType, Field, FieldRef, Schema};
 use datafusion::common::Column;
 use datafusion::dataframe::DataFrame;
 use datafusion::error::Result;
@@ -74,14 +74,14 @@ pub fn normalize(df: DataFrame) -> Result<DataFrame> {
 /// (datafusion-pg-catalog marks them with `pg.oid_alias`) and lists of them are `oid` and
 /// `oid[]`, as in Postgres. asyncpg decodes its own type-introspection query only with those
 /// (an `int4[]` there would send it introspecting `int4[]` without end).
-pub fn pg_type(field: &Field) -> PgWireResult<Type> {
+pub fn pg_type(field: &FieldRef) -> PgWireResult<Type> {
     let is_oid = |f: &Field| f.metadata().contains_key(OID_ALIAS_KEY);
     match field.data_type() {
         DataType::Int32 if is_oid(field) => Ok(Type::OID),
         DataType::List(inner) if inner.data_type() == &DataType::Int32 && is_oid(inner) => {
             Ok(Type::OID_ARRAY)
         }
-        _ => arrow_pg::datatypes::field_into_pg_type(&Arc::new(field.clone())),
+        _ => arrow_pg::datatypes::field_into_pg_type(field),
     }
 }
 

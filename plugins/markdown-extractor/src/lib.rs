@@ -240,14 +240,8 @@ pub fn markdown_blocks(text: &str) -> Vec<Block> {
     for e in Parser::new_ext(text, options()) {
         b.event(e);
     }
+    // pulldown-cmark closes every block it opens, so lists and tables are already flushed.
     b.end_text();
-    if let Some(rows) = b.table.take() {
-        b.push(BlockKind::Table, rows.join("\n"));
-    }
-    if !b.list.is_empty() {
-        let lines = std::mem::take(&mut b.list);
-        b.push(BlockKind::Body, lines.join("\n"));
-    }
     b.out
 }
 
