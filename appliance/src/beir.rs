@@ -90,6 +90,10 @@ pub async fn ingest_corpus(
             metadata: serde_json::json!({"collection": name}),
             doc_id: id,
             text,
+            analysis_id: v
+                .get("analysis_id")
+                .and_then(|x| x.as_str())
+                .map(str::to_string),
             ..Default::default()
         })
         .await?;

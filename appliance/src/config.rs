@@ -29,6 +29,8 @@ pub struct Config {
     pub dense: DenseConfig,
     /// Defaults of `hybrid()` (weighted reciprocal rank fusion of dense and BM25).
     pub hybrid: HybridConfig,
+    /// Defaults of `abstracts()` (tier 1: fusion weights over analysis abstracts).
+    pub abstracts: AbstractsConfig,
     /// Plugin sandbox limits, the site plugin directory, and the operator's grants.
     pub plugins: PluginsConfig,
     /// Named secrets that the host attaches to plugin HTTP requests (never shown to plugins).
@@ -49,6 +51,7 @@ impl Default for Config {
             embedding: EmbeddingConfig::default(),
             dense: DenseConfig::default(),
             hybrid: HybridConfig::default(),
+            abstracts: AbstractsConfig::default(),
             plugins: PluginsConfig::default(),
             secrets: BTreeMap::new(),
             sources: Vec::new(),
@@ -250,23 +253,55 @@ impl Default for HybridConfig {
     }
 }
 
+/// Tier 1: how `abstracts()` fuses BM25 and dense ranks of analysis abstracts.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct AbstractsConfig {
+    /// Weight of the dense rank.
+    pub w_dense: f64,
+    /// Weight of the BM25 rank.
+    pub w_sparse: f64,
+    /// The RRF constant.
+    pub rrf_k: f64,
+}
+
+impl Default for AbstractsConfig {
+    fn default() -> Self {
+        Self {
+            w_dense: 1.0,
+            w_sparse: 1.0,
+            rrf_k: 60.0,
+        }
+    }
+}
+
 /// Postgres wire protocol server settings.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct ServerConfig {
     /// Address to listen on.
     pub listen: String,
-    /// Users and their passwords. Empty means no authentication, allowed on loopback only.
-    pub users: BTreeMap<String, String>,
+    /// The users file (SCRAM-SHA-256 verifiers, managed by `mitra users`); default
+    /// `<data_dir>/users.toml`. No users means no authentication, allowed on loopback only.
+    pub users_file: Option<PathBuf>,
     /// Maximum concurrent connections (0 = unlimited).
     pub max_connections: usize,
+}
+
+impl ServerConfig {
+    /// The users file of a configuration.
+    pub fn users_path(&self, data_dir: &Path) -> PathBuf {
+        self.users_file
+            .clone()
+            .unwrap_or_else(|| data_dir.join("users.toml"))
+    }
 }
 
 impl Default for ServerConfig {
     fn default() -> Self {
         Self {
             listen: "127.0.0.1:5433".into(),
-            users: BTreeMap::new(),
+            users_file: None,
             max_connections: 64,
         }
     }
@@ -284,6 +319,19 @@ pub struct Bm25Config {
     pub stemming: bool,
     /// Remove the 33 Lucene English stop words.
     pub stopwords: bool,
+    /// Statistics of a scoped search (`SET mitra.analysis`): `"global"` (N, document
+    /// frequencies, average lengths over every readable chunk) or `"scope"` (over the scope).
+    pub scope_statistics: ScopeStatistics,
+}
+
+/// Which chunks BM25 statistics are computed over in a scoped search.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ScopeStatistics {
+    /// Every chunk the user may read.
+    Global,
+    /// The chunks of the scope.
+    Scope,
 }
 
 impl Default for Bm25Config {
@@ -293,6 +341,7 @@ impl Default for Bm25Config {
             b: 0.75,
             stemming: false,
             stopwords: false,
+            scope_statistics: ScopeStatistics::Global,
         }
     }
 }

@@ -52,7 +52,7 @@ pub enum IndexError {
 /// Result alias for the index.
 pub type Result<T> = std::result::Result<T, IndexError>;
 
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 const WRITER_HEAP: usize = 64 * 1024 * 1024;
 
 /// BM25 parameters.
@@ -106,6 +106,7 @@ pub struct Hit {
 struct Fields {
     chunk_id: Field,
     doc_id: Field,
+    analysis_id: Field,
     text: Field,
     symbols: Field,
     len_text: Field,
@@ -125,6 +126,8 @@ fn schema() -> (Schema, Fields) {
     let mut sb = Schema::builder();
     let chunk_id = sb.add_text_field("chunk_id", STRING | FAST);
     let doc_id = sb.add_text_field("doc_id", STRING | FAST);
+    // Scoping and access filter postings by analysis (absent for chunks without one).
+    let analysis_id = sb.add_text_field("analysis_id", STRING | FAST);
     let indexed = |tokenizer: &str| {
         TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
@@ -142,6 +145,7 @@ fn schema() -> (Schema, Fields) {
         Fields {
             chunk_id,
             doc_id,
+            analysis_id,
             text,
             symbols,
             len_text,
@@ -175,9 +179,21 @@ impl Strings {
 struct SegmentIds {
     chunk_ids: Strings,
     doc_ids: Strings,
+    analysis_ids: Strings,
     /// Per document: (chunk id ordinal, doc id ordinal).
     ords: Vec<(u32, u32)>,
+    /// Per document: analysis ordinal, [`NO_ANALYSIS`] when the chunk has none.
+    analysis_ords: Vec<u32>,
 }
+
+/// A result filter and a statistics filter over analysis ids (see [`Bm25Index::search_scoped`]).
+type AnalysisFilters<'a> = (
+    &'a dyn Fn(Option<&str>) -> bool,
+    Option<&'a dyn Fn(Option<&str>) -> bool>,
+);
+
+/// Analysis ordinal of a chunk without an analysis.
+const NO_ANALYSIS: u32 = u32::MAX;
 
 fn load_strings(col: &StrColumn) -> std::io::Result<Strings> {
     let mut out = Strings::default();
@@ -203,6 +219,15 @@ impl SegmentIds {
         };
         let chunk_ids = load_strings(&c).map_err(io)?;
         let doc_ids = load_strings(&d).map_err(io)?;
+        let (analysis_ids, analysis_ords) = match seg.fast_fields().str("analysis_id")? {
+            Some(a) => (
+                load_strings(&a).map_err(io)?,
+                (0..seg.max_doc())
+                    .map(|doc| a.term_ords(doc).next().map_or(NO_ANALYSIS, |o| o as u32))
+                    .collect(),
+            ),
+            None => (Strings::default(), vec![NO_ANALYSIS; seg.max_doc() as usize]),
+        };
         let ords = (0..seg.max_doc())
             .map(|doc| {
                 (
@@ -214,7 +239,9 @@ impl SegmentIds {
         Ok(Self {
             chunk_ids,
             doc_ids,
+            analysis_ids,
             ords,
+            analysis_ords,
         })
     }
 }
@@ -315,7 +342,7 @@ impl Bm25Index {
             path: dir.to_path_buf(),
             source,
         })?;
-        let (schema, fields) = schema();
+        let (schema, _) = schema();
         let index = if dir.join("meta.json").exists() {
             let index = Index::open_in_dir(dir)?;
             if index.schema() != schema {
@@ -327,6 +354,22 @@ impl Bm25Index {
         } else {
             Index::create_in_dir(dir, schema)?
         };
+        Self::with_index(dir.to_path_buf(), index, analyzer, params)
+    }
+
+    /// A new index in memory (small collections: tier 1 over analysis abstracts).
+    pub fn in_ram(analyzer: AnalyzerOptions, params: Bm25Params) -> Result<Self> {
+        let index = Index::create_in_ram(schema().0);
+        Self::with_index(PathBuf::new(), index, analyzer, params)
+    }
+
+    fn with_index(
+        dir: PathBuf,
+        index: Index,
+        analyzer: AnalyzerOptions,
+        params: Bm25Params,
+    ) -> Result<Self> {
+        let fields = schema().1;
         let analyzer = PhysicsAnalyzer::new(analyzer);
         for (name, stream) in [
             (WORDS_TOKENIZER, Stream::Words),
@@ -347,7 +390,7 @@ impl Bm25Index {
             seg.fast_fields().str("chunk_id")?;
         }
         Ok(Self {
-            dir: dir.to_path_buf(),
+            dir,
             index,
             reader,
             writer: None,
@@ -401,11 +444,20 @@ impl Bm25Index {
     }
 
     /// Stages a chunk for indexing (visible after [`Bm25Index::commit`]).
-    pub fn add_chunk(&mut self, chunk_id: &str, doc_id: &str, text: &str) -> Result<()> {
+    pub fn add_chunk(
+        &mut self,
+        chunk_id: &str,
+        doc_id: &str,
+        analysis_id: Option<&str>,
+        text: &str,
+    ) -> Result<()> {
         let f = self.fields;
         let mut doc = TantivyDocument::default();
         doc.add_text(f.chunk_id, chunk_id);
         doc.add_text(f.doc_id, doc_id);
+        if let Some(a) = analysis_id {
+            doc.add_text(f.analysis_id, a);
+        }
         // Analyse once: the token streams feed both the postings and the exact lengths.
         let (mut words, mut symbols) = (Vec::new(), Vec::new());
         self.analyzer.analyze(text, &mut words, &mut symbols);
@@ -435,7 +487,7 @@ impl Bm25Index {
     /// Stages a batch of chunk rows.
     pub fn add_rows(&mut self, rows: &[ChunkRow]) -> Result<()> {
         for r in rows {
-            self.add_chunk(&r.chunk_id, &r.doc_id, &r.text)?;
+            self.add_chunk(&r.chunk_id, &r.doc_id, r.analysis_id.as_deref(), &r.text)?;
         }
         Ok(())
     }
@@ -470,15 +522,17 @@ impl Bm25Index {
         only: Option<&HashSet<String>>,
     ) -> Result<usize> {
         let mut scan = store.chunks().scan();
-        scan.project(&["chunk_id", "doc_id", "text"])
+        scan.project(&["chunk_id", "doc_id", "text", "analysis_id"])
             .map_err(StoreError::from)?;
         let mut stream = scan.try_into_stream().await.map_err(StoreError::from)?;
         let mut n = 0;
         while let Some(batch) = stream.try_next().await.map_err(StoreError::from)? {
             let (ids, docs, texts) = (str_col(&batch, 0), str_col(&batch, 1), str_col(&batch, 2));
+            let analyses = str_col(&batch, 3);
             for i in 0..batch.num_rows() {
                 if only.is_none_or(|s| s.contains(ids.value(i))) {
-                    self.add_chunk(ids.value(i), docs.value(i), texts.value(i))?;
+                    let a = (!arrow_array::Array::is_null(analyses, i)).then(|| analyses.value(i));
+                    self.add_chunk(ids.value(i), docs.value(i), a, texts.value(i))?;
                     n += 1;
                 }
             }
@@ -593,7 +647,58 @@ impl Bm25Index {
 
     /// Top-`k` chunks for already-analyzed query terms (duplicates count twice, as in Lucene).
     pub fn search_terms(&self, terms: &[(Stream, String)], k: usize) -> Result<Vec<Hit>> {
+        self.search_where(terms, k, None)
+    }
+
+    /// Top-`k` chunks among those whose analysis `keep` accepts (`None`: a chunk without
+    /// analysis). A pre-filter: `k` results come from the accepted chunks however many others
+    /// would outrank them. N, document frequencies and average lengths are computed over the
+    /// chunks `stats` accepts (`None`: the whole index).
+    pub fn search_scoped(
+        &self,
+        terms: &[(Stream, String)],
+        k: usize,
+        keep: &dyn Fn(Option<&str>) -> bool,
+        stats: Option<&dyn Fn(Option<&str>) -> bool>,
+    ) -> Result<Vec<Hit>> {
+        self.search_where(terms, k, Some((keep, stats)))
+    }
+
+    fn search_where(
+        &self,
+        terms: &[(Stream, String)],
+        k: usize,
+        filter: Option<AnalysisFilters<'_>>,
+    ) -> Result<Vec<Hit>> {
         let cache = self.cached()?;
+        // Per segment: which analysis ordinals pass, and whether chunks without one do.
+        let table = |keep: &dyn Fn(Option<&str>) -> bool| -> Vec<(Vec<bool>, bool)> {
+            cache
+                .ids
+                .iter()
+                .map(|t| {
+                    let n = t.analysis_ids.ends.len() as u32;
+                    ((0..n).map(|o| keep(Some(t.analysis_ids.get(o)))).collect(), keep(None))
+                })
+                .collect()
+        };
+        let (allowed, stats_allowed) = match filter {
+            Some((keep, stats)) => (table(keep), stats.map(table)),
+            None => (Vec::new(), None),
+        };
+        let lookup = |tables: &[(Vec<bool>, bool)], seg: u32, doc: u32| -> bool {
+            let (ords, none) = &tables[seg as usize];
+            match cache.ids[seg as usize].analysis_ords[doc as usize] {
+                NO_ANALYSIS => *none,
+                o => ords[o as usize],
+            }
+        };
+        let keep_doc = |seg: u32, doc: u32| lookup(&allowed, seg, doc);
+        let stats_doc = |seg: u32, doc: u32| lookup(stats_allowed.as_deref().unwrap_or(&[]), seg, doc);
+        let doc_filter = filter.map(|(_, stats)| mitra_bm25::scorer::DocFilter {
+            keep: &keep_doc,
+            stats: stats.map(|_| &stats_doc as &dyn Fn(u32, u32) -> bool),
+        });
         let Bm25Params { k1, b } = self.params;
         let terms: Vec<(usize, &str)> = terms
             .iter()
@@ -606,6 +711,7 @@ impl Bm25Index {
             &terms,
             (k1, b),
             k,
+            doc_filter.as_ref(),
         )?;
         let hits: Vec<Hit> = candidates
             .into_iter()

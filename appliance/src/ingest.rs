@@ -31,6 +31,9 @@ pub enum IngestError {
     /// Embedding failed (model missing, mismatched store, encoder error).
     #[error(transparent)]
     Dense(#[from] crate::dense::DenseError),
+    /// The analyses table cannot be read.
+    #[error("analyses: {0}")]
+    Analyses(String),
     /// The BEIR corpus is malformed.
     #[error("{path}:{line}: {message}")]
     Corpus {
@@ -104,6 +107,8 @@ pub struct Ingestor<'a> {
     embedder: Option<std::sync::Arc<crate::dense::Embedder>>,
     embedded: usize,
     embed_secs: f64,
+    /// Ids of the analyses that exist.
+    analyses: std::collections::HashSet<String>,
     /// Running counts.
     pub report: IngestReport,
     progress: ProgressBar,
@@ -119,6 +124,12 @@ impl<'a> Ingestor<'a> {
         show_progress: bool,
     ) -> Result<Self> {
         let live = store.live_document_rows().await?;
+        let analyses = crate::analyses::read_analyses(&cfg.data_dir)
+            .await
+            .map_err(|e| IngestError::Analyses(e.to_string()))?
+            .into_iter()
+            .map(|a| a.id)
+            .collect();
         let embedder = crate::dense::embedder_for_ingest(store, cfg).await?;
         let progress = if show_progress {
             let pb = ProgressBar::new(total);
@@ -142,6 +153,7 @@ impl<'a> Ingestor<'a> {
             embedder,
             embedded: 0,
             embed_secs: 0.0,
+            analyses,
             report: IngestReport::default(),
             progress,
         })
@@ -200,6 +212,7 @@ impl<'a> Ingestor<'a> {
                 sha256: String::new(),
                 source: d.source.clone(),
                 deleted: true,
+                analysis_id: None,
             },
         );
         self.pending.push(NewDocument {
@@ -223,8 +236,26 @@ impl<'a> Ingestor<'a> {
         Ok(())
     }
 
-    /// Adds one source document; commits when a batch is full.
+    /// Whether an analysis exists (documents may name only existing analyses).
+    pub fn analysis_exists(&self, id: &str) -> bool {
+        self.analyses.contains(id)
+    }
+
+    /// Adds one source document; commits when a batch is full. A document naming an analysis
+    /// that does not exist is refused (counted as failed, nothing of it written).
     pub async fn add(&mut self, src: SourceDoc) -> Result<()> {
+        let analysis_id = src
+            .analysis_id
+            .clone()
+            .or_else(|| self.cfg.ingest.analysis_id.clone())
+            .filter(|a| !a.is_empty());
+        if let Some(a) = analysis_id.as_deref().filter(|a| !self.analyses.contains(*a)) {
+            let why = format!(
+                "analysis \"{a}\" does not exist; import it first (mitra analyses import FILE)"
+            );
+            self.fail(&src.doc_id, why);
+            return Ok(());
+        }
         self.progress.inc(1);
         let version = match self.live.get(&src.doc_id) {
             Some(d) if !d.deleted && d.sha256 == src.sha256 => {
@@ -252,6 +283,7 @@ impl<'a> Ingestor<'a> {
                 sha256: src.sha256.clone(),
                 source: src.source.clone(),
                 deleted: false,
+                analysis_id: analysis_id.clone(),
             },
         );
         let pieces: Vec<(ChunkText, String, Option<i32>)> = match &src.blocks {
@@ -264,10 +296,6 @@ impl<'a> Ingestor<'a> {
                 .map(|c| (c, "body".to_string(), None))
                 .collect(),
         };
-        let analysis_id = src
-            .analysis_id
-            .clone()
-            .or_else(|| self.cfg.ingest.analysis_id.clone());
         let chunks: Vec<ChunkRow> = pieces
             .into_iter()
             .enumerate()

@@ -1,6 +1,8 @@
 //! Mitra: an on-premise retrieval appliance (Lance storage, tantivy BM25, DataFusion SQL over pgwire).
 
 pub use mitra_bm25::analyzer;
+pub mod analyses;
+pub mod ask;
 pub mod beir;
 pub mod chunker;
 pub mod config;
@@ -24,7 +26,8 @@ pub mod table_fmt;
 pub use config::Config;
 pub use error::AppError;
 
-fn index_options(cfg: &Config) -> (analyzer::AnalyzerOptions, index::Bm25Params) {
+/// The analyzer options and BM25 parameters of a configuration.
+pub fn index_options(cfg: &Config) -> (analyzer::AnalyzerOptions, index::Bm25Params) {
     (
         analyzer::AnalyzerOptions {
             stemming: cfg.bm25.stemming,

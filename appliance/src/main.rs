@@ -58,8 +58,9 @@ enum Command {
         /// Name of the source (document ids are NAME/<id>); default: derived from the location.
         #[arg(long, requires = "crawler")]
         name: Option<String>,
-        /// Analysis the source's documents belong to.
-        #[arg(long, requires = "crawler")]
+        /// Analysis the documents belong to (it must exist: `mitra analyses import`). A BEIR
+        /// row's own `analysis_id` field and a plugin's document metadata take precedence.
+        #[arg(long)]
         analysis_id: Option<String>,
         /// Crawler settings, KEY=VALUE (e.g. secret=cds-cookie); repeatable.
         #[arg(long = "setting", requires = "crawler")]
@@ -134,11 +135,79 @@ enum Command {
         #[command(subcommand)]
         action: PluginsCommand,
     },
+    /// Analyses (the first tier): import the JSONL file that defines them, list them.
+    Analyses {
+        /// What to do.
+        #[command(subcommand)]
+        action: AnalysesCommand,
+    },
+    /// Users who may log in over the wire (SCRAM-SHA-256) and their groups.
+    Users {
+        /// What to do.
+        #[command(subcommand)]
+        action: UsersCommand,
+    },
+    /// Ask questions in a terminal: choose the analysis from its abstract (tier 1), then search
+    /// only its documents for the following questions (tier 2).
+    Ask {
+        /// The first question (else read from the terminal).
+        question: Option<String>,
+        /// Passages shown per question.
+        #[arg(long, default_value_t = 5)]
+        k: usize,
+        /// Analyses offered for confirmation.
+        #[arg(long, default_value_t = 5)]
+        choices: usize,
+        /// Start scoped to this analysis (skips the confirmation).
+        #[arg(long)]
+        analysis: Option<String>,
+        /// See what this user of the users file may read (default: the operator, everything).
+        #[arg(long)]
+        user: Option<String>,
+    },
     /// Ingest the bundled demo notes and serve them.
     Demo {
         /// Address to listen on (default 127.0.0.1:5433).
         #[arg(long)]
         listen: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum AnalysesCommand {
+    /// Replace the analyses with a JSONL file of {"analysis_id","title","abstract","tags",
+    /// "status","groups"} (a new Lance version; unchanged rows keep their vectors).
+    Import {
+        /// The file.
+        file: PathBuf,
+        /// Remove analyses missing from the file even while documents name them.
+        #[arg(long)]
+        force: bool,
+    },
+    /// List the analyses.
+    List,
+}
+
+#[derive(Subcommand)]
+enum UsersCommand {
+    /// Add a user (or set its password and groups); the password is read from a prompt, or
+    /// from the first line of stdin with --password-stdin.
+    Add {
+        /// Login name.
+        name: String,
+        /// Groups, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        groups: Vec<String>,
+        /// Read the password from stdin instead of a prompt.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// List users and their groups.
+    List,
+    /// Remove a user.
+    Remove {
+        /// Login name.
+        name: String,
     },
 }
 
@@ -313,7 +382,9 @@ async fn serve(cfg: &Config, banner: bool) -> Result<(), AppError> {
     drop(store);
     index.close_writer()?;
     let ctx = sql::build_session(cfg, Arc::new(index)).await?;
-    let server = pg::Server::bind(ctx, &cfg.server).await?;
+    let mut scfg = cfg.server.clone();
+    scfg.users_file = Some(cfg.server.users_path(&cfg.data_dir));
+    let server = pg::Server::bind(ctx, &scfg).await?;
     let addr = server.local_addr();
     tracing::info!(%addr, data = %cfg.data_dir.display(), "serving");
     if banner {
@@ -463,6 +534,17 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                     ));
                 }
                 return Ok(());
+            }
+            if let Some(a) = analysis_id {
+                let known = mitra::analyses::read_analyses(&cfg.data_dir)
+                    .await
+                    .map_err(|e| AppError::Config(e.to_string()))?;
+                if !known.iter().any(|x| x.id == a) {
+                    return Err(AppError::Config(format!(
+                        "analysis \"{a}\" does not exist; import it first (mitra analyses import FILE)"
+                    )));
+                }
+                cfg.ingest.analysis_id = Some(a);
             }
             let (mut store, mut index) = open(&cfg).await?;
             let started = std::time::Instant::now();
@@ -717,6 +799,86 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             drop(index);
             Ok(())
         }
+        Command::Analyses { action } => {
+            init_logs("warn");
+            match action {
+                AnalysesCommand::Import { file, force } => {
+                    let store = Store::open(&cfg.data_dir).await?;
+                    let embedder = match sql::dense_handle(&cfg).await {
+                        Ok(vs) => Some(vs.embedder().clone()),
+                        Err(why) => {
+                            eprintln!("note: abstracts are not embedded ({why}); abstracts() ranks by BM25 only");
+                            None
+                        }
+                    };
+                    let r = mitra::analyses::import_file(&store, &cfg.data_dir, &file, force, embedder)
+                        .await
+                        .map_err(|e| AppError::Config(e.to_string()))?;
+                    println!(
+                        "analyses v{}: {} added, {} updated, {} unchanged, {} removed{}; {} abstracts embedded",
+                        r.version,
+                        r.added,
+                        r.updated,
+                        r.unchanged,
+                        r.removed.len(),
+                        if r.removed.is_empty() { String::new() } else { format!(" ({})", r.removed.join(", ")) },
+                        r.embedded
+                    );
+                }
+                AnalysesCommand::List => {
+                    let rows: Vec<Vec<String>> = mitra::analyses::read_analyses(&cfg.data_dir)
+                        .await
+                        .map_err(|e| AppError::Config(e.to_string()))?
+                        .into_iter()
+                        .map(|a| vec![a.id, a.status.to_string(), a.groups.join(","), a.title])
+                        .collect();
+                    let headers = ["analysis_id", "status", "groups", "title"].map(String::from);
+                    print!("{}", table_fmt::render_rows(&headers, &rows));
+                }
+            }
+            Ok(())
+        }
+        Command::Users { action } => {
+            init_logs("warn");
+            users_command(&cfg, action)
+        }
+        Command::Ask {
+            question,
+            k,
+            choices,
+            analysis,
+            user,
+        } => {
+            init_logs("warn");
+            let (_store, mut index) = open_reader(&cfg).await?;
+            index.close_writer()?;
+            let ctx = sql::build_session(&cfg, Arc::new(index)).await?;
+            if let Some(u) = user {
+                let users = mitra_auth::UsersFile::load(&cfg.server.users_path(&cfg.data_dir))
+                    .map_err(|e| AppError::Config(e.to_string()))?;
+                let entry = users
+                    .users
+                    .get(&u)
+                    .ok_or_else(|| AppError::Config(format!("no user {u:?} in the users file")))?;
+                let principal = mitra::analyses::Principal::User {
+                    name: u.clone(),
+                    groups: entry.groups.clone(),
+                };
+                ctx.state_ref()
+                    .write()
+                    .config_mut()
+                    .set_extension(Arc::new(mitra::analyses::SessionAccess::new(principal)));
+            }
+            let opts = mitra::ask::AskOptions {
+                k,
+                choices,
+                analysis,
+            };
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            let mut out = std::io::stdout();
+            mitra::ask::run(&ctx, &opts, question, &mut input, &mut out).await
+        }
         Command::Sql { query } => {
             init_logs("warn");
             let (_store, mut index) = open_reader(&cfg).await?;
@@ -762,6 +924,70 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             Ok(())
         }
     }
+}
+
+/// `mitra users add/list/remove` on the users file.
+fn users_command(cfg: &Config, action: UsersCommand) -> Result<(), AppError> {
+    let path = cfg.server.users_path(&cfg.data_dir);
+    let err = |e: mitra_auth::AuthError| AppError::Config(e.to_string());
+    let mut users = mitra_auth::UsersFile::load(&path).map_err(err)?;
+    match action {
+        UsersCommand::Add {
+            name,
+            groups,
+            password_stdin,
+        } => {
+            let password = if password_stdin {
+                let mut line = String::new();
+                std::io::stdin()
+                    .read_line(&mut line)
+                    .map_err(|source| AppError::Io {
+                        context: "reading the password from stdin".into(),
+                        source,
+                    })?;
+                line.trim_end_matches(['\r', '\n']).to_string()
+            } else {
+                let io = |source| AppError::Io {
+                    context: "reading the password".into(),
+                    source,
+                };
+                let p = rpassword::prompt_password(format!("password for {name}: ")).map_err(io)?;
+                let again = rpassword::prompt_password("again: ").map_err(io)?;
+                if p != again {
+                    return Err(AppError::Config("the passwords differ".into()));
+                }
+                p
+            };
+            let groups: Vec<String> = groups.into_iter().filter(|g| !g.is_empty()).collect();
+            users.add(&name, &password, &groups).map_err(err)?;
+            users.save(&path).map_err(err)?;
+            println!("user {name} saved in {} (groups: {})", path.display(), groups.join(","));
+        }
+        UsersCommand::List => {
+            let rows: Vec<Vec<String>> = users
+                .users
+                .iter()
+                .map(|(n, u)| {
+                    vec![
+                        n.clone(),
+                        u.groups.iter().cloned().collect::<Vec<_>>().join(","),
+                    ]
+                })
+                .collect();
+            print!(
+                "{}",
+                table_fmt::render_rows(&["user", "groups"].map(String::from), &rows)
+            );
+        }
+        UsersCommand::Remove { name } => {
+            if !users.remove(&name) {
+                return Err(AppError::Config(format!("no user {name:?}")));
+            }
+            users.save(&path).map_err(err)?;
+            println!("user {name} removed");
+        }
+    }
+    Ok(())
 }
 
 #[tokio::main]

@@ -24,7 +24,7 @@ pub struct TableDef {
 pub struct FieldDef {
     /// Column name.
     pub name: String,
-    /// Logical type name: utf8, int32, int64, float32, timestamp_us_utc.
+    /// Logical type name: utf8, int32, int64, float32, timestamp_us_utc, list_utf8.
     #[serde(rename = "type")]
     pub ty: String,
     /// Whether NULL is allowed.
@@ -44,6 +44,9 @@ pub static DOCUMENTS: LazyLock<TableDef> =
 /// The `chunks` table definition.
 pub static CHUNKS: LazyLock<TableDef> =
     LazyLock::new(|| parse(include_str!("../../schemas/chunks.json")));
+/// The `analyses` table definition.
+pub static ANALYSES: LazyLock<TableDef> =
+    LazyLock::new(|| parse(include_str!("../../schemas/analyses.json")));
 /// The `ingest_runs` table definition.
 pub static INGEST_RUNS: LazyLock<TableDef> =
     LazyLock::new(|| parse(include_str!("../../schemas/ingest_runs.json")));
@@ -59,6 +62,7 @@ fn data_type(ty: &str) -> DataType {
         "int64" => DataType::Int64,
         "float32" => DataType::Float32,
         "timestamp_us_utc" => DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())),
+        "list_utf8" => DataType::List(Arc::new(Field::new("item", DataType::Utf8, true))),
         other => panic!("schemas/*.json uses unknown type {other}"),
     }
 }
@@ -177,6 +181,19 @@ mod tests {
             INGEST_RUNS.col(c);
         }
         INGEST_RUNS.check(&INGEST_RUNS.arrow_schema()).unwrap();
+        for c in [
+            "analysis_id",
+            "title",
+            "abstract",
+            "tags",
+            "status",
+            "groups",
+            "updated_at",
+        ] {
+            ANALYSES.col(c);
+        }
+        ANALYSES.check(&ANALYSES.arrow_schema()).unwrap();
+        assert_eq!(ANALYSES.reserved[0].name, "embedding");
         let s = DOCUMENTS.arrow_schema();
         DOCUMENTS.check(&s).unwrap();
         assert!(CHUNKS.check(&s).is_err());

@@ -86,6 +86,8 @@ pub struct LiveDoc {
     pub source: Option<String>,
     /// Whether the newest version is a tombstone.
     pub deleted: bool,
+    /// The analysis the newest version belongs to.
+    pub analysis_id: Option<String>,
 }
 
 /// One row of `ingest_runs` (see `schemas/ingest_runs.json`).
@@ -466,7 +468,7 @@ impl Store {
         let mut out: HashMap<String, LiveDoc> = HashMap::new();
         let schema: arrow_schema::Schema = self.documents.schema().into();
         let evolved = schema.field_with_name("deleted_at").is_ok();
-        let mut cols = vec!["doc_id", "version", "content_sha256"];
+        let mut cols = vec!["doc_id", "version", "content_sha256", "analysis_id"];
         if evolved {
             cols.extend(["source", "deleted_at"]);
         }
@@ -483,14 +485,17 @@ impl Store {
                     continue;
                 }
                 let (source, deleted) = if evolved {
-                    let src = str_col(&batch, 3);
+                    let src = str_col(&batch, 4);
                     (
                         (!arrow_array::Array::is_null(src, i)).then(|| src.value(i).to_string()),
-                        !batch.column(4).is_null(i),
+                        !batch.column(5).is_null(i),
                     )
                 } else {
                     (None, false)
                 };
+                let analyses = str_col(&batch, 3);
+                let analysis_id = (!arrow_array::Array::is_null(analyses, i))
+                    .then(|| analyses.value(i).to_string());
                 out.insert(
                     ids.value(i).to_string(),
                     LiveDoc {
@@ -498,6 +503,7 @@ impl Store {
                         sha256: shas.value(i).to_string(),
                         source,
                         deleted,
+                        analysis_id,
                     },
                 );
             }

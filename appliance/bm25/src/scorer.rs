@@ -26,6 +26,15 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<(Vec<f32>, Vec<u32>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
+/// A filter on the documents a query may return, applied before the top-k (a pre-filter).
+pub struct DocFilter<'a> {
+    /// Whether document `(segment ordinal, doc id)` may be returned.
+    pub keep: &'a dyn Fn(u32, u32) -> bool,
+    /// The documents N, document frequencies and average lengths are computed over (`None`:
+    /// the whole collection, as without a filter).
+    pub stats: Option<&'a dyn Fn(u32, u32) -> bool>,
+}
+
 /// Per-searcher statistics and open length columns, reusable across queries of one searcher.
 pub struct ScoringStats {
     total_docs: u64,
@@ -72,7 +81,7 @@ impl ScoringStats {
 
 /// The top `k` documents for `terms` (index into `fields`, term text); duplicates count twice.
 /// Candidates tied with the k-th score are all returned so that callers can break ties exactly.
-/// `stats` must come from the same searcher.
+/// `stats` must come from the same searcher. With `filter`, only kept documents are scored.
 pub fn top_k(
     searcher: &Searcher,
     stats: &ScoringStats,
@@ -80,8 +89,13 @@ pub fn top_k(
     terms: &[(usize, &str)],
     (k1, b): (f32, f32),
     k: usize,
+    filter: Option<&DocFilter<'_>>,
 ) -> tantivy::Result<Vec<(f32, DocAddress)>> {
-    let (total_docs, avgdl) = (stats.total_docs, &stats.avgdl);
+    let scoped = filter.and_then(|f| f.stats);
+    let (total_docs, avgdl) = match scoped {
+        Some(f) => scoped_collection_stats(searcher, stats, f),
+        None => (stats.total_docs, stats.avgdl.clone()),
+    };
     if total_docs == 0 || k == 0 || terms.is_empty() {
         return Ok(Vec::new());
     }
@@ -106,7 +120,14 @@ pub fn top_k(
             let ti = seg
                 .inverted_index(fields[*fi].field)?
                 .get_term_info(&term)?;
-            df += ti.as_ref().map_or(0, |t| u64::from(t.doc_freq));
+            df += match (scoped, &ti) {
+                (_, None) => 0,
+                (None, Some(t)) => u64::from(t.doc_freq),
+                (Some(f), Some(t)) => {
+                    let seg_ord = per_seg.len() as u32;
+                    kept_postings(seg, fields[*fi].field, t, |d| f(seg_ord, d))?
+                }
+            };
             per_seg.push(ti);
         }
         if df == 0 {
@@ -158,6 +179,9 @@ pub fn top_k(
                 if alive.is_some_and(|a| !a.is_alive(doc)) {
                     continue;
                 }
+                if filter.is_some_and(|f| !(f.keep)(seg_ord as u32, doc)) {
+                    continue;
+                }
                 // A min-heap of the k best scores: only candidates that can still make the
                 // top k (ties included) are kept.
                 let min = best.peek().map_or(f32::MIN, |r| r.0 .0);
@@ -180,6 +204,53 @@ pub fn top_k(
     }
     candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
     Ok(candidates)
+}
+
+/// N and average field lengths over the documents `keep` accepts (deleted ones included, as in the
+/// unfiltered statistics).
+fn scoped_collection_stats(
+    searcher: &Searcher,
+    stats: &ScoringStats,
+    keep: &dyn Fn(u32, u32) -> bool,
+) -> (u64, Vec<f32>) {
+    let mut n = 0u64;
+    let mut tokens = vec![0f64; stats.avgdl.len()];
+    for (seg_ord, seg) in searcher.segment_readers().iter().enumerate() {
+        for doc in 0..seg.max_doc() {
+            if keep(seg_ord as u32, doc) {
+                n += 1;
+                for (fi, t) in tokens.iter_mut().enumerate() {
+                    *t += f64::from(stats.lens[seg_ord][fi][doc as usize]);
+                }
+            }
+        }
+    }
+    let avgdl = tokens
+        .iter()
+        .map(|t| ((t / n.max(1) as f64) as f32).max(f32::MIN_POSITIVE))
+        .collect();
+    (n, avgdl)
+}
+
+/// How many documents of a term's postings in one segment `keep` accepts.
+fn kept_postings(
+    seg: &tantivy::SegmentReader,
+    field: Field,
+    ti: &tantivy::postings::TermInfo,
+    keep: impl Fn(u32) -> bool,
+) -> tantivy::Result<u64> {
+    let mut block = seg
+        .inverted_index(field)?
+        .read_block_postings_from_terminfo(ti, IndexRecordOption::Basic)?;
+    let mut n = 0u64;
+    loop {
+        let docs = block.docs();
+        if docs.is_empty() {
+            return Ok(n);
+        }
+        n += docs.iter().filter(|&&d| keep(d)).count() as u64;
+        block.advance();
+    }
 }
 
 /// f32 ordered by `total_cmp`, for the heap.

@@ -57,12 +57,27 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 /// `query`, best first; equal scores rank the lower row first. Rows whose score is NaN
 /// (a NaN stored in the vector) are skipped.
 pub fn top_k(matrix: &[f32], dim: usize, query: &[f32], k: usize) -> Vec<Hit> {
+    top_k_where(matrix, dim, query, k, |_| true)
+}
+
+/// As [`top_k`], over the rows `keep` accepts only (a pre-filter: `k` accepted rows come back
+/// however many others score higher).
+pub fn top_k_where(
+    matrix: &[f32],
+    dim: usize,
+    query: &[f32],
+    k: usize,
+    keep: impl Fn(usize) -> bool,
+) -> Vec<Hit> {
     assert_eq!(query.len(), dim, "query dimension");
     if k == 0 || dim == 0 {
         return Vec::new();
     }
     let mut heap: BinaryHeap<Entry> = BinaryHeap::with_capacity(k + 1);
     for (row, v) in matrix.chunks_exact(dim).enumerate() {
+        if !keep(row) {
+            continue;
+        }
         let score = dot(v, query);
         if score.is_nan() {
             continue;
@@ -120,6 +135,10 @@ mod tests {
             assert!((g.score - e.score).abs() < 1e-5);
         }
         assert!(got.iter().all(|h| h.row != 7));
+        // Filtered: only even rows, still 10 of them, in the order of the full sort.
+        let even = top_k_where(&m, dim, &q, 10, |r| r % 2 == 0);
+        let expect: Vec<u32> = all.iter().map(|h| h.row).filter(|r| r % 2 == 0).take(10).collect();
+        assert_eq!(even.iter().map(|h| h.row).collect::<Vec<_>>(), expect);
         // Ties: equal scores rank the lower row first.
         let t = top_k(&[1.0, 1.0, 1.0], 1, &[1.0], 2);
         assert_eq!(t.iter().map(|h| h.row).collect::<Vec<_>>(), vec![0, 1]);

@@ -14,5 +14,5 @@ pub use candle_core::Device;
 pub use device::parse_device;
 pub use encoder::{Encoder, EncoderInfo};
 pub use error::EmbedError;
-pub use flat::{top_k, Hit};
+pub use flat::{top_k, top_k_where, Hit};
 pub use model_dir::{ModelDir, Pooling};

@@ -17,6 +17,8 @@ use crate::store::{Store, EMBEDDING_COLUMN};
 
 /// Name of the vector index.
 pub const INDEX_NAME: &str = "embedding_ann";
+/// Name of the scalar index on `chunks.analysis_id` (scoped ANN pre-filter).
+pub const SCOPE_INDEX_NAME: &str = "analysis_id_bitmap";
 
 /// What [`ensure_ann_index`] did.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -99,6 +101,26 @@ pub async fn ensure_ann_index(
         )
         .await?;
         report.built = true;
+    }
+    // Scoped ANN search pre-filters on analysis_id: a bitmap index answers the filter
+    // (few distinct values, many rows each). Appended rows are added by optimize_indices.
+    let ds = store.chunks_mut()?;
+    let indexed = ds
+        .load_indices()
+        .await?
+        .iter()
+        .any(|i| i.name == SCOPE_INDEX_NAME);
+    if !indexed {
+        ds.create_index(
+            &["analysis_id"],
+            IndexType::Bitmap,
+            Some(SCOPE_INDEX_NAME.to_string()),
+            &lance_index::scalar::ScalarIndexParams::for_builtin(
+                lance_index::scalar::BuiltinIndexType::Bitmap,
+            ),
+            true,
+        )
+        .await?;
     }
     store.mark_clean()?;
     report.seconds = started.elapsed().as_secs_f64();

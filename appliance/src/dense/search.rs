@@ -8,8 +8,11 @@ use futures::TryStreamExt;
 use lance::dataset::Dataset;
 
 use super::{has_vector_index, DenseError, Embedder};
+use crate::analyses::Visibility;
 use crate::config::DenseConfig;
 use crate::store::{embedding_meta_of, str_col, EMBEDDING_COLUMN};
+
+const NO_ANALYSIS: u32 = u32::MAX;
 
 /// One dense result.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +30,9 @@ struct Snapshot {
     version: u64,
     ann: bool,
     ids: Vec<(String, String)>,
+    /// Per row: index into `analysis_names`, [`NO_ANALYSIS`] for chunks without one.
+    analysis: Vec<u32>,
+    analysis_names: Vec<String>,
     matrix: Vec<f32>,
     dim: usize,
 }
@@ -87,8 +93,22 @@ impl VectorSearch {
     /// Embeds `query` and returns the `k` nearest chunks, best first (blocks the caller; the work
     /// runs on the encoder worker thread).
     pub fn search_blocking(&self, query: &str, k: usize) -> Result<Vec<DenseHit>, DenseError> {
+        self.search_visible_blocking(query, k, &Visibility::all())
+    }
+
+    /// As [`VectorSearch::search_blocking`], among the chunks `vis` allows (a pre-filter).
+    pub fn search_visible_blocking(
+        &self,
+        query: &str,
+        k: usize,
+        vis: &Visibility,
+    ) -> Result<Vec<DenseHit>, DenseError> {
         let v = self.embedder.embed_query_blocking(query)?;
-        self.search_vector_blocking(v, k)
+        let me = self.clone();
+        let vis = vis.clone();
+        self.embedder
+            .worker()
+            .call(move |rt| rt.block_on(me.search_on_worker(v, k, &vis)))?
     }
 
     /// The `k` chunks nearest to a query vector, best first.
@@ -100,7 +120,7 @@ impl VectorSearch {
         let me = self.clone();
         self.embedder
             .worker()
-            .call(move |rt| rt.block_on(me.search_on_worker(query, k)))?
+            .call(move |rt| rt.block_on(me.search_on_worker(query, k, &Visibility::all())))?
     }
 
     async fn refresh(&self) -> Result<(Dataset, Arc<Snapshot>), DenseError> {
@@ -125,15 +145,19 @@ impl VectorSearch {
         self.embedder.check_store(Some(&meta))?;
         let ann = has_vector_index(&ds).await?;
         let mut ids = Vec::new();
+        let mut analysis = Vec::new();
+        let mut analysis_names: Vec<String> = Vec::new();
+        let mut name_ord: std::collections::HashMap<String, u32> = Default::default();
         let mut matrix = Vec::new();
         let mut skipped = 0usize;
         if !ann {
             let mut scan = ds.scan();
-            scan.project(&["chunk_id", "doc_id", EMBEDDING_COLUMN])?;
+            scan.project(&["chunk_id", "doc_id", EMBEDDING_COLUMN, "analysis_id"])?;
             let mut stream = scan.try_into_stream().await?;
             while let Some(batch) = stream.try_next().await? {
                 let (c, d) = (str_col(&batch, 0), str_col(&batch, 1));
                 let (list, values) = vectors(&batch, 2);
+                let an = str_col(&batch, 3);
                 for r in 0..batch.num_rows() {
                     if list.is_null(r) {
                         skipped += 1;
@@ -141,6 +165,20 @@ impl VectorSearch {
                     }
                     let off = list.value_offset(r) as usize;
                     ids.push((c.value(r).to_string(), d.value(r).to_string()));
+                    analysis.push(if an.is_null(r) {
+                        NO_ANALYSIS
+                    } else {
+                        let name = an.value(r);
+                        match name_ord.get(name) {
+                            Some(&o) => o,
+                            None => {
+                                let o = analysis_names.len() as u32;
+                                analysis_names.push(name.to_string());
+                                name_ord.insert(name.to_string(), o);
+                                o
+                            }
+                        }
+                    });
                     matrix.extend_from_slice(&values.values()[off..off + meta.dim]);
                 }
             }
@@ -149,12 +187,15 @@ impl VectorSearch {
             order.sort_by(|&a, &b| ids[a].0.cmp(&ids[b].0));
             let mut sorted_m = Vec::with_capacity(matrix.len());
             let mut sorted_ids = Vec::with_capacity(ids.len());
+            let mut sorted_an = Vec::with_capacity(ids.len());
             for &i in &order {
                 sorted_m.extend_from_slice(&matrix[i * meta.dim..(i + 1) * meta.dim]);
                 sorted_ids.push(std::mem::take(&mut ids[i]));
+                sorted_an.push(analysis[i]);
             }
             ids = sorted_ids;
             matrix = sorted_m;
+            analysis = sorted_an;
         }
         if skipped > 0 {
             tracing::warn!(
@@ -166,6 +207,8 @@ impl VectorSearch {
             version: ds.version().version,
             ann,
             ids,
+            analysis,
+            analysis_names,
             matrix,
             dim: meta.dim,
         });
@@ -179,6 +222,7 @@ impl VectorSearch {
         &self,
         query: Vec<f32>,
         k: usize,
+        vis: &Visibility,
     ) -> Result<Vec<DenseHit>, DenseError> {
         let (ds, snap) = self.refresh().await?;
         if query.len() != snap.dim {
@@ -194,7 +238,23 @@ impl VectorSearch {
             ));
         }
         if !snap.ann {
-            return Ok(mitra_embed::top_k(&snap.matrix, snap.dim, &query, k)
+            let hits = if vis.is_unrestricted() {
+                mitra_embed::top_k(&snap.matrix, snap.dim, &query, k)
+            } else {
+                let names: Vec<bool> = snap
+                    .analysis_names
+                    .iter()
+                    .map(|a| vis.allows(Some(a)))
+                    .collect();
+                let none = vis.allows(None);
+                mitra_embed::top_k_where(&snap.matrix, snap.dim, &query, k, |r| {
+                    match snap.analysis[r] {
+                        NO_ANALYSIS => none,
+                        o => names[o as usize],
+                    }
+                })
+            };
+            return Ok(hits
                 .into_iter()
                 .map(|h| {
                     let (c, d) = &snap.ids[h.row as usize];
@@ -209,6 +269,11 @@ impl VectorSearch {
         let q = Float32Array::from(query);
         let mut scan = ds.scan();
         scan.nearest(EMBEDDING_COLUMN, &q, k)?;
+        if let Some(pred) = vis.lance_predicate() {
+            // A pre-filter (served by the scalar index on analysis_id): k rows of the scope.
+            scan.filter(&pred)?;
+            scan.prefilter(true);
+        }
         scan.distance_metric(lance_linalg::distance::MetricType::Dot);
         scan.nprobes(self.cfg.nprobes);
         if self.cfg.refine_factor > 0 {

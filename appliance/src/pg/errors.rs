@@ -34,6 +34,13 @@ pub enum FrontError {
     /// A transaction command outside a transaction block.
     #[error("{0} can only be used in transaction blocks")]
     NoTransaction(&'static str),
+    /// A setting got a value it does not accept (an analysis that does not exist or may not
+    /// be read).
+    #[error("{0}")]
+    InvalidValue(String),
+    /// An internal failure (the analyses catalog could not be read).
+    #[error("{0}")]
+    Internal(String),
     /// Other statements are ignored until the failed transaction block ends.
     #[error("current transaction is aborted, commands ignored until end of transaction block")]
     InFailedTransaction,
@@ -51,6 +58,8 @@ impl FrontError {
             FrontError::InFailedTransaction => "25P02",
             FrontError::NoTransaction(_) => "25P01",
             FrontError::TooManyParameters => "54023",
+            FrontError::InvalidValue(_) => "22023",
+            FrontError::Internal(_) => "XX000",
         }
     }
 

@@ -57,12 +57,43 @@ fn check_result_formats(format: &Format, columns: usize) -> PgWireResult<()> {
     }
 }
 
+/// Makes the logged-in user the session's reader, once, before its first statement is planned.
+struct Login {
+    users: Option<Arc<super::UsersSource>>,
+    bound: std::sync::atomic::AtomicBool,
+}
+
+impl Login {
+    fn bind(&self, ctx: &SessionContext, client: &(impl ClientInfo + ?Sized)) {
+        use std::sync::atomic::Ordering;
+        let Some(users) = &self.users else {
+            return;
+        };
+        if self.bound.load(Ordering::Acquire) {
+            return;
+        }
+        // Only reached after authentication succeeded: the startup user is the login.
+        let Some(user) = client.metadata().get(pgwire::api::METADATA_USER).cloned() else {
+            return;
+        };
+        if let Some(access) = ctx
+            .state()
+            .config()
+            .get_extension::<crate::analyses::SessionAccess>()
+        {
+            access.set_principal(users.principal(&user));
+        }
+        self.bound.store(true, Ordering::Release);
+    }
+}
+
 /// Result schemas of this connection's open cursors (a FETCH is described by its cursor's).
 type Cursors = Arc<Mutex<HashMap<String, SchemaRef>>>;
 
 /// Parses and plans statements for the extended protocol.
 pub struct MitraParser {
     ctx: Arc<SessionContext>,
+    login: Arc<Login>,
     sql_parser: super::parse::SqlParser,
     hooks: Vec<Arc<dyn QueryHook>>,
     cursors: Cursors,
@@ -107,6 +138,7 @@ impl QueryParser for MitraParser {
     where
         C: ClientInfo + Unpin + Send + Sync,
     {
+        self.login.bind(&self.ctx, client);
         let mut statements = self.sql_parser.parse(sql).map_err(api_err)?;
         if statements.is_empty() {
             return Ok((sql.to_string(), None));
@@ -223,22 +255,31 @@ impl QueryParser for MitraParser {
 /// prepared statements are per connection), over tables shared read-only with every other.
 pub struct MitraService {
     ctx: Arc<SessionContext>,
+    login: Arc<Login>,
     parser: Arc<MitraParser>,
     hooks: Vec<Arc<dyn QueryHook>>,
     cursors: Cursors,
 }
 
 impl MitraService {
-    /// Creates the service over a connection's session.
-    pub fn new(ctx: Arc<SessionContext>) -> Self {
+    /// Creates the service over a connection's session; `users` when logins are required
+    /// (the session's reader is then the logged-in user).
+    pub fn new(ctx: Arc<SessionContext>, users: Option<Arc<super::UsersSource>>) -> Self {
         let hooks: Vec<Arc<dyn QueryHook>> = vec![
+            Arc::new(super::scope_cmds::ScopeHook),
             Arc::new(super::session_cmds::SessionCommandsHook),
             Arc::new(SetShowHook),
         ];
         let cursors = Cursors::default();
+        let login = Arc::new(Login {
+            users,
+            bound: std::sync::atomic::AtomicBool::new(false),
+        });
         Self {
+            login: login.clone(),
             parser: Arc::new(MitraParser {
                 ctx: ctx.clone(),
+                login,
                 sql_parser: super::parse::SqlParser::new(),
                 hooks: hooks.clone(),
                 cursors: cursors.clone(),
@@ -256,6 +297,7 @@ impl MitraService {
         mut statement: Statement,
         format: &Format,
     ) -> PgWireResult<Response> {
+        self.login.bind(&self.ctx, client);
         guard::check_statement(&statement).map_err(FrontError::into_pg)?;
         if let Some(resp) = super::session_cmds::transaction_gate(&statement, client) {
             return resp;

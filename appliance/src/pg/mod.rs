@@ -12,6 +12,7 @@ mod handler;
 mod params;
 mod parse;
 mod rewrite;
+mod scope_cmds;
 mod session_cmds;
 mod single_row;
 mod startup;
@@ -39,7 +40,9 @@ use tokio::sync::Semaphore;
 pub use catalog::{pg_type, MitraFunction, PgType, FUNCTIONS};
 pub use errors::{classify, error_info, FrontError, SqlStateErrors};
 pub use handler::MitraService;
-pub use startup::MitraStartup;
+pub use startup::{MitraStartup, UsersSource};
+
+use crate::analyses::{Principal, SessionAccess};
 pub use version::{server_version, version_string};
 
 use crate::config::ServerConfig;
@@ -77,11 +80,14 @@ impl PgWireServerHandlers for MitraHandlers {
 
 /// Refuses to serve a non-loopback address without authentication.
 pub fn check_listen(addr: &SocketAddr, cfg: &ServerConfig) -> Result<(), AppError> {
-    if !addr.ip().is_loopback() && cfg.users.is_empty() {
+    let has_users = cfg
+        .users_file
+        .as_ref()
+        .is_some_and(|p| UsersSource::new(p.clone()).has_users());
+    if !addr.ip().is_loopback() && !has_users {
         return Err(AppError::Server(format!(
             "refusing to serve {addr} without authentication: only loopback addresses may be served \
-             without users. Add a [server.users] table to the config (name = \"password\"), or \
-             listen on 127.0.0.1"
+             without users. Add users with `mitra users add NAME --groups G`, or listen on 127.0.0.1"
         )));
     }
     Ok(())
@@ -91,14 +97,25 @@ pub fn check_listen(addr: &SocketAddr, cfg: &ServerConfig) -> Result<(), AppErro
 pub struct Server {
     listener: TcpListener,
     base: SessionContext,
-    startup: Arc<MitraStartup>,
+    users: Option<Arc<UsersSource>>,
+    manager: Arc<ConnectionManager>,
     cancel: Arc<DefaultCancelHandler>,
     limiter: Option<Arc<Semaphore>>,
 }
 
-/// A connection's own session: the server's tables and functions, its own settings.
-fn connection_session(base: &SessionContext) -> SessionContext {
-    SessionContext::new_with_state(base.state())
+/// A connection's own session: the server's tables and functions, its own settings, and its
+/// own reader and scope (a user with no groups until its login is known).
+fn connection_session(base: &SessionContext, auth: bool) -> SessionContext {
+    let mut state = base.state();
+    let principal = if auth {
+        Principal::nobody()
+    } else {
+        Principal::Operator
+    };
+    state
+        .config_mut()
+        .set_extension(Arc::new(SessionAccess::new(principal)));
+    SessionContext::new_with_state(state)
 }
 
 impl Server {
@@ -134,7 +151,11 @@ impl Server {
         Ok(Self {
             listener,
             base: ctx,
-            startup: Arc::new(MitraStartup::new(cfg.users.clone(), manager.clone())),
+            users: cfg
+                .users_file
+                .clone()
+                .map(|p| Arc::new(UsersSource::new(p))),
+            manager: manager.clone(),
             cancel: Arc::new(DefaultCancelHandler::new(manager)),
             limiter,
         })
@@ -167,9 +188,15 @@ impl Server {
                 },
                 None => None,
             };
+            let startup = MitraStartup::new(self.users.clone(), self.manager.clone());
+            let users = match startup {
+                MitraStartup::Scram(_) => self.users.clone(),
+                MitraStartup::NoAuth(_) => None,
+            };
+            let ctx = Arc::new(connection_session(&self.base, users.is_some()));
             let handlers = Arc::new(MitraHandlers {
-                service: Arc::new(MitraService::new(Arc::new(connection_session(&self.base)))),
-                startup: self.startup.clone(),
+                service: Arc::new(MitraService::new(ctx, users)),
+                startup: Arc::new(startup),
                 cancel: self.cancel.clone(),
             });
             tokio::spawn(async move {

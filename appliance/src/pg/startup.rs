@@ -1,13 +1,15 @@
-//! Connection startup: database name check, then no authentication (loopback) or passwords.
+//! Connection startup: database name check, then no authentication (loopback) or SCRAM-SHA-256.
 
-use std::collections::BTreeMap;
 use std::fmt::Debug;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use futures::{Sink, SinkExt};
-use pgwire::api::auth::cleartext::CleartextPasswordAuthStartupHandler;
+use mitra_auth::{Principal, UsersFile, Verifier, SCRAM_ITERATIONS};
 use pgwire::api::auth::noop::NoopStartupHandler;
+use pgwire::api::auth::sasl::scram::ScramAuth;
+use pgwire::api::auth::sasl::SASLAuthStartupHandler;
 use pgwire::api::auth::{
     AuthSource, DefaultServerParameterProvider, LoginInfo, Password, StartupHandler,
 };
@@ -71,39 +73,89 @@ fn parameters() -> DefaultServerParameterProvider {
     p
 }
 
-/// Passwords from the `[server.users]` config table.
+/// The users file as the server reads it: reloaded on every login, so `mitra users add` and
+/// `remove` take effect without a restart.
 #[derive(Debug)]
-pub struct ConfigUsers(BTreeMap<String, String>);
+pub struct UsersSource {
+    path: PathBuf,
+    /// Server secret for decoy salts of unknown users (stable while the process runs).
+    secret: [u8; 32],
+}
 
-#[async_trait]
-impl AuthSource for ConfigUsers {
-    async fn get_password(&self, login: &LoginInfo) -> PgWireResult<Password> {
-        let user = login.user().unwrap_or_default();
-        match self.0.get(user) {
-            Some(p) => Ok(Password::new(None, p.as_bytes().to_vec())),
-            None => Err(PgWireError::InvalidPassword(user.to_string())),
+impl UsersSource {
+    /// The users file at `path`.
+    pub fn new(path: PathBuf) -> Self {
+        Self {
+            path,
+            secret: rand::random(),
+        }
+    }
+
+    /// The file's current users (an unreadable file is logged and means nobody can log in).
+    pub fn load(&self) -> UsersFile {
+        UsersFile::load(&self.path).unwrap_or_else(|e| {
+            tracing::error!(error = %e, "users file unreadable; refusing logins");
+            UsersFile::default()
+        })
+    }
+
+    /// Whether any user is configured.
+    pub fn has_users(&self) -> bool {
+        !self.load().users.is_empty()
+    }
+
+    /// The principal of a logged-in user: its groups as the file lists them now.
+    pub fn principal(&self, user: &str) -> Principal {
+        let groups = self
+            .load()
+            .users
+            .get(user)
+            .map(|u| u.groups.clone())
+            .unwrap_or_default();
+        Principal::User {
+            name: user.to_string(),
+            groups,
         }
     }
 }
 
-/// The startup handler of the Mitra server.
+#[async_trait]
+impl AuthSource for UsersSource {
+    /// The user's salt and salted password; an unknown user gets a decoy that no password
+    /// matches, so the exchange fails the same way as for a wrong password.
+    async fn get_password(&self, login: &LoginInfo) -> PgWireResult<Password> {
+        let user = login.user().unwrap_or_default();
+        let v = self
+            .load()
+            .verifier(user)
+            .unwrap_or_else(|| Verifier::decoy(user, &self.secret));
+        Ok(Password::new(Some(v.salt), v.salted_password))
+    }
+}
+
+/// The startup handler of one connection.
 pub enum MitraStartup {
-    /// Any user name is accepted.
+    /// Any user name is accepted (no users configured; loopback only).
     NoAuth(NoAuth),
-    /// Cleartext password checked against the configured users.
-    Password(Box<CleartextPasswordAuthStartupHandler<ConfigUsers, DefaultServerParameterProvider>>),
+    /// SCRAM-SHA-256 against the users file.
+    Scram(Box<SASLAuthStartupHandler<DefaultServerParameterProvider>>),
 }
 
 impl MitraStartup {
-    /// No authentication when `users` is empty, cleartext passwords otherwise.
-    pub fn new(users: BTreeMap<String, String>, manager: Arc<ConnectionManager>) -> Self {
-        if users.is_empty() {
-            Self::NoAuth(NoAuth { manager })
-        } else {
-            Self::Password(Box::new(
-                CleartextPasswordAuthStartupHandler::new(ConfigUsers(users), parameters())
-                    .with_connection_manager(manager),
-            ))
+    /// No authentication without users; SCRAM-SHA-256 otherwise. SCRAM keeps per-connection
+    /// state: one handler per connection.
+    pub fn new(users: Option<Arc<UsersSource>>, manager: Arc<ConnectionManager>) -> Self {
+        match users.filter(|u| u.has_users()) {
+            None => Self::NoAuth(NoAuth { manager }),
+            Some(users) => {
+                let mut scram = ScramAuth::new(users);
+                scram.set_iterations(SCRAM_ITERATIONS);
+                Self::Scram(Box::new(
+                    SASLAuthStartupHandler::new(Arc::new(parameters()))
+                        .with_scram(scram)
+                        .with_connection_manager(manager),
+                ))
+            }
         }
     }
 }
@@ -133,7 +185,14 @@ impl StartupHandler for MitraStartup {
         }
         match self {
             Self::NoAuth(h) => h.on_startup(client, message).await,
-            Self::Password(h) => h.on_startup(client, message).await,
+            Self::Scram(h) => {
+                let r = h.on_startup(client, message).await;
+                if let Err(PgWireError::InvalidPassword(user)) = &r {
+                    // SCRAM never carries the password: the log names only who and from where.
+                    tracing::warn!(%user, peer = %client.socket_addr(), "authentication failed (SQLSTATE 28P01)");
+                }
+                r
+            }
         }
     }
 }

@@ -23,11 +23,21 @@ pub struct TableFnSignature {
 pub const PARAM_TYPES: &[TableFnSignature] = &[
     TableFnSignature {
         name: "bm25",
-        args: &[DataType::Utf8, DataType::Int64],
+        args: &[DataType::Utf8, DataType::Int64, DataType::Utf8],
     },
     TableFnSignature {
         name: "dense",
-        args: &[DataType::Utf8, DataType::Int64],
+        args: &[DataType::Utf8, DataType::Int64, DataType::Utf8],
+    },
+    TableFnSignature {
+        name: "abstracts",
+        args: &[
+            DataType::Utf8,
+            DataType::Int64,
+            DataType::Float64,
+            DataType::Float64,
+            DataType::Float64,
+        ],
     },
     TableFnSignature {
         name: "hybrid",
@@ -38,6 +48,7 @@ pub const PARAM_TYPES: &[TableFnSignature] = &[
             DataType::Float64,
             DataType::Float64,
             DataType::Int64,
+            DataType::Utf8,
         ],
     },
 ];
@@ -217,4 +228,21 @@ pub fn weight(function: &'static str, name: &str, v: &ScalarValue) -> Result<f64
         return Err(bad(format!("{name} must be a finite number >= 0, got {x}")));
     }
     Ok(x)
+}
+
+/// A per-call scope argument: `'ID'`, `'ID1,ID2'`, or `'*'` / `''` for every readable analysis
+/// (the session's `mitra.analysis` is ignored for that call).
+pub fn scope(function: &'static str, v: &ScalarValue) -> Result<Option<Vec<String>>, SqlFnError> {
+    let t = text(function, "scope", v)?;
+    crate::analyses::parse_scope(&t).map_err(|source| SqlFnError::Analyses { function, source })
+}
+
+/// Whether a value is text that is not a number (a scope, where a weight could also stand).
+pub fn is_scope_text(v: &ScalarValue) -> bool {
+    match v {
+        ScalarValue::Utf8(Some(s)) | ScalarValue::LargeUtf8(Some(s)) | ScalarValue::Utf8View(Some(s)) => {
+            s.trim().parse::<f64>().is_err()
+        }
+        _ => false,
+    }
 }

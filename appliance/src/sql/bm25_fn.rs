@@ -1,4 +1,4 @@
-//! `bm25(query, k)`: the top-k chunks by BM25 as a table `(chunk_id, doc_id, score, rank)`.
+//! `bm25(query, k [, scope])`: the top-k chunks by BM25 as a table `(chunk_id, doc_id, score, rank)`.
 
 use std::sync::{Arc, LazyLock};
 
@@ -16,10 +16,11 @@ use super::args::{self, Arg};
 use super::error::SqlFnError;
 use crate::analyzer::Stream;
 use crate::config::LimitsConfig;
+use crate::analyses::{AnalysisCatalog, Visibility};
 use crate::index::Bm25Index;
 
 const NAME: &str = "bm25";
-const SIGNATURE: &str = "(query text, k bigint)";
+const SIGNATURE: &str = "(query text, k bigint [, scope text])";
 
 /// Output schema of every ranked retrieval function.
 pub static RANKED_SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
@@ -31,14 +32,16 @@ pub static RANKED_SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
     ]))
 });
 
-/// An analysed query and its k.
-type Request = (Vec<(Stream, String)>, usize);
+/// An analysed query, its k, and what the call may see.
+type Request = (Vec<(Stream, String)>, usize, Visibility);
 
 /// The `bm25` table function.
 #[derive(Clone)]
 pub struct Bm25Function {
     index: Arc<Bm25Index>,
     limits: LimitsConfig,
+    catalog: Arc<AnalysisCatalog>,
+    scoped_stats: bool,
 }
 
 impl std::fmt::Debug for Bm25Function {
@@ -48,9 +51,20 @@ impl std::fmt::Debug for Bm25Function {
 }
 
 impl Bm25Function {
-    /// Creates the function over an index.
-    pub fn new(index: Arc<Bm25Index>, limits: LimitsConfig) -> Self {
-        Self { index, limits }
+    /// Creates the function over an index; `scoped_stats` scores a scoped call with the
+    /// statistics of its scope (`bm25.scope_statistics`).
+    pub fn new(
+        index: Arc<Bm25Index>,
+        limits: LimitsConfig,
+        catalog: Arc<AnalysisCatalog>,
+        scoped_stats: bool,
+    ) -> Self {
+        Self {
+            index,
+            limits,
+            catalog,
+            scoped_stats,
+        }
     }
 
     fn resolve(
@@ -58,20 +72,31 @@ impl Bm25Function {
         session: &dyn Session,
         exprs: &[Expr],
     ) -> std::result::Result<Option<Request>, SqlFnError> {
-        if exprs.len() != 2 {
+        if !(2..=3).contains(&exprs.len()) {
             return Err(SqlFnError::WrongArity {
                 function: NAME,
                 expected: SIGNATURE,
                 got: exprs.len(),
             });
         }
-        let q = args::eval(session, NAME, &exprs[0])?;
-        let k = args::eval(session, NAME, &exprs[1])?;
-        let (Arg::Value(q), Arg::Value(k)) = (q, k) else {
-            return Ok(None);
-        };
-        let query = args::query_text(NAME, &q, &self.limits)?;
-        let k = args::count(NAME, "k", &k, &self.limits)?;
+        let mut vals = Vec::new();
+        for e in exprs {
+            match args::eval(session, NAME, e)? {
+                Arg::Value(v) => vals.push(v),
+                Arg::Placeholder => return Ok(None),
+            }
+        }
+        let (q, k) = (&vals[0], &vals[1]);
+        let scope = vals.get(2).map(|v| args::scope(NAME, v)).transpose()?;
+        let query = args::query_text(NAME, q, &self.limits)?;
+        let k = args::count(NAME, "k", k, &self.limits)?;
+        let vis = self
+            .catalog
+            .visibility(session, scope)
+            .map_err(|source| SqlFnError::Analyses {
+                function: NAME,
+                source,
+            })?;
         let terms = self.index.analyzer().terms(&query);
         if terms.is_empty() {
             return Err(SqlFnError::InvalidArgument {
@@ -79,7 +104,7 @@ impl Bm25Function {
                 message: "query has no searchable terms (only punctuation or stop words)".into(),
             });
         }
-        Ok(Some((terms, k)))
+        Ok(Some((terms, k, vis)))
     }
 }
 
@@ -91,9 +116,8 @@ impl TableFunctionImpl for Bm25Function {
         // The search runs at planning time, so that joins can push the result ids into the
         // scans of other tables (see `join_pushdown`).
         let rows = match resolved {
-            Some((terms, k)) => Some(
-                self.index
-                    .search_terms(&terms, k)
+            Some((terms, k, vis)) => Some(
+                search(&self.index, &terms, k, &vis, self.scoped_stats)
                     .map_err(|e| SqlFnError::Index(e).into_df())?
                     .into_iter()
                     .map(|h| (h.chunk_id, h.doc_id, h.score))
@@ -103,6 +127,29 @@ impl TableFunctionImpl for Bm25Function {
         };
         Ok(Arc::new(RankedTable::new(NAME, rows)))
     }
+}
+
+/// BM25 among the chunks `vis` allows (unfiltered when nothing is hidden).
+pub fn search(
+    index: &Bm25Index,
+    terms: &[(Stream, String)],
+    k: usize,
+    vis: &Visibility,
+    scoped_stats: bool,
+) -> Result<Vec<crate::index::Hit>, crate::index::IndexError> {
+    if vis.is_unrestricted() {
+        return index.search_terms(terms, k);
+    }
+    // Statistics never count what the user may not read (no score reveals it); within that,
+    // a scoped call uses its scope's statistics when `scoped_stats`, else the readable ones.
+    let readable = |a: Option<&str>| a.is_none_or(|a| vis.readable(a));
+    let allows = |a: Option<&str>| vis.allows(a);
+    let stats: Option<&dyn Fn(Option<&str>) -> bool> = match (&vis.scope, &vis.readable) {
+        (Some(_), _) if scoped_stats => Some(&allows),
+        (_, Some(_)) => Some(&readable),
+        (_, None) => None,
+    };
+    index.search_scoped(terms, k, &allows, stats)
 }
 
 /// The result of one ranked retrieval call (`bm25()`, `dense()`).

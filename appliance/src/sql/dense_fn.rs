@@ -1,4 +1,5 @@
-//! `dense(query, k)`, `hybrid(query, k [, w_dense, w_sparse, rrf_k, depth])` and `embed(text)`.
+//! `dense(query, k [, scope])`, `hybrid(query, k [, w_dense, w_sparse, rrf_k, depth] [, scope])`
+//! and `embed(text)`.
 
 use std::sync::{Arc, LazyLock};
 
@@ -20,6 +21,7 @@ use super::bm25_fn::RankedTable;
 use super::error::SqlFnError;
 use crate::config::{HybridConfig, LimitsConfig};
 use crate::dense::{DenseError, VectorSearch};
+use crate::analyses::AnalysisCatalog;
 use crate::index::Bm25Index;
 
 /// One ranked row: chunk id, document id, score.
@@ -45,6 +47,7 @@ fn handle<'a>(
 pub struct DenseFunction {
     dense: Arc<DenseHandle>,
     limits: LimitsConfig,
+    catalog: Arc<AnalysisCatalog>,
 }
 
 impl std::fmt::Debug for DenseFunction {
@@ -55,8 +58,16 @@ impl std::fmt::Debug for DenseFunction {
 
 impl DenseFunction {
     /// Creates the function.
-    pub fn new(dense: Arc<DenseHandle>, limits: LimitsConfig) -> Self {
-        Self { dense, limits }
+    pub fn new(
+        dense: Arc<DenseHandle>,
+        limits: LimitsConfig,
+        catalog: Arc<AnalysisCatalog>,
+    ) -> Self {
+        Self {
+            dense,
+            limits,
+            catalog,
+        }
     }
 }
 
@@ -66,24 +77,33 @@ impl TableFunctionImpl for DenseFunction {
     fn call_with_args(&self, a: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
         let run = || -> std::result::Result<Option<Vec<RankedRow>>, SqlFnError> {
             let exprs = a.exprs();
-            if exprs.len() != 2 {
+            if !(2..=3).contains(&exprs.len()) {
                 return Err(SqlFnError::WrongArity {
                     function: DENSE,
-                    expected: "(query text, k bigint)",
+                    expected: "(query text, k bigint [, scope text])",
                     got: exprs.len(),
                 });
             }
-            let (Arg::Value(q), Arg::Value(k)) = (
-                args::eval(a.session(), DENSE, &exprs[0])?,
-                args::eval(a.session(), DENSE, &exprs[1])?,
-            ) else {
-                return Ok(None);
-            };
-            let query = args::query_text(DENSE, &q, &self.limits)?;
-            let k = args::count(DENSE, "k", &k, &self.limits)?;
+            let mut vals = Vec::new();
+            for e in exprs {
+                match args::eval(a.session(), DENSE, e)? {
+                    Arg::Value(v) => vals.push(v),
+                    Arg::Placeholder => return Ok(None),
+                }
+            }
+            let query = args::query_text(DENSE, &vals[0], &self.limits)?;
+            let k = args::count(DENSE, "k", &vals[1], &self.limits)?;
+            let scope = vals.get(2).map(|v| args::scope(DENSE, v)).transpose()?;
+            let vis = self
+                .catalog
+                .visibility(a.session(), scope)
+                .map_err(|source| SqlFnError::Analyses {
+                    function: DENSE,
+                    source,
+                })?;
             let vs = handle(&self.dense, DENSE)?;
             let hits = vs
-                .search_blocking(&query, k)
+                .search_visible_blocking(&query, k, &vis)
                 .map_err(|e| dense_err(DENSE, e))?;
             Ok(Some(
                 hits.into_iter()
@@ -161,6 +181,8 @@ pub struct HybridFunction {
     index: Arc<Bm25Index>,
     limits: LimitsConfig,
     defaults: HybridConfig,
+    catalog: Arc<AnalysisCatalog>,
+    scoped_stats: bool,
 }
 
 impl std::fmt::Debug for HybridFunction {
@@ -170,8 +192,7 @@ impl std::fmt::Debug for HybridFunction {
 }
 
 const HYBRID: &str = "hybrid";
-const HYBRID_SIG: &str =
-    "(query text, k bigint [, w_dense float8, w_sparse float8, rrf_k float8, depth bigint])";
+const HYBRID_SIG: &str = "(query text, k bigint [, w_dense float8, w_sparse float8, rrf_k float8, depth bigint] [, scope text])";
 
 impl HybridFunction {
     /// Creates the function with the configured defaults.
@@ -180,12 +201,16 @@ impl HybridFunction {
         index: Arc<Bm25Index>,
         limits: LimitsConfig,
         defaults: HybridConfig,
+        catalog: Arc<AnalysisCatalog>,
+        scoped_stats: bool,
     ) -> Self {
         Self {
             dense,
             index,
             limits,
             defaults,
+            catalog,
+            scoped_stats,
         }
     }
 
@@ -194,7 +219,7 @@ impl HybridFunction {
         a: &TableFunctionArgs,
     ) -> std::result::Result<Option<Vec<HybridRow>>, SqlFnError> {
         let exprs = a.exprs();
-        if !(2..=6).contains(&exprs.len()) {
+        if !(2..=7).contains(&exprs.len()) {
             return Err(SqlFnError::WrongArity {
                 function: HYBRID,
                 expected: HYBRID_SIG,
@@ -208,8 +233,25 @@ impl HybridFunction {
                 Arg::Placeholder => return Ok(None),
             }
         }
+        // A final text argument that is not a number is the scope: (q, k, scope) or the
+        // seven-argument form.
+        let scope = match vals.len() {
+            7 => Some(args::scope(HYBRID, &vals[6])?),
+            3 if args::is_scope_text(&vals[2]) => Some(args::scope(HYBRID, &vals[2])?),
+            _ => None,
+        };
+        if scope.is_some() && vals.len() == 3 || vals.len() == 7 {
+            vals.pop();
+        }
         let query = args::query_text(HYBRID, &vals[0], &self.limits)?;
         let k = args::count(HYBRID, "k", &vals[1], &self.limits)?;
+        let vis = self
+            .catalog
+            .visibility(a.session(), scope)
+            .map_err(|source| SqlFnError::Analyses {
+                function: HYBRID,
+                source,
+            })?;
         let mut p = self.defaults.clone();
         if let Some(v) = vals.get(2) {
             p.w_dense = args::weight(HYBRID, "w_dense", v)?;
@@ -225,7 +267,7 @@ impl HybridFunction {
         }
         let vs = handle(&self.dense, HYBRID)?;
         let dense: Vec<(String, String)> = vs
-            .search_blocking(&query, p.depth)
+            .search_visible_blocking(&query, p.depth, &vis)
             .map_err(|e| dense_err(HYBRID, e))?
             .into_iter()
             .map(|h| (h.chunk_id, h.doc_id))
@@ -234,8 +276,7 @@ impl HybridFunction {
         let sparse: Vec<(String, String)> = if terms.is_empty() {
             Vec::new()
         } else {
-            self.index
-                .search_terms(&terms, p.depth)?
+            super::bm25_fn::search(&self.index, &terms, p.depth, &vis, self.scoped_stats)?
                 .into_iter()
                 .map(|h| (h.chunk_id, h.doc_id))
                 .collect()

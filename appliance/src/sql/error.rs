@@ -33,6 +33,15 @@ pub enum SqlFnError {
         /// The cause.
         source: crate::dense::DenseError,
     },
+    /// A scope or the analyses catalog: an unknown (or unreadable) analysis is 22023, a
+    /// broken catalog XX000.
+    #[error("{function}(): {source}")]
+    Analyses {
+        /// Function name.
+        function: &'static str,
+        /// The cause.
+        source: crate::analyses::AnalysesError,
+    },
 }
 
 impl SqlFnError {
@@ -42,6 +51,10 @@ impl SqlFnError {
             SqlFnError::InvalidArgument { .. } => "22023",
             SqlFnError::WrongArity { .. } => "42883",
             SqlFnError::Index(_) => "XX000",
+            SqlFnError::Analyses { source, .. } => match source {
+                crate::analyses::AnalysesError::Unknown(_) => "22023",
+                _ => "XX000",
+            },
             SqlFnError::Dense { source, .. } => {
                 use crate::dense::DenseError as D;
                 match source {

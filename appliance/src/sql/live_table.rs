@@ -1,4 +1,5 @@
-//! A Lance table provider that follows the latest committed version on every scan.
+//! A Lance table provider that follows the latest committed version on every scan and shows a
+//! session only the rows of analyses its user may read.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -9,12 +10,31 @@ use datafusion::catalog::{Session, TableProvider};
 use datafusion::datasource::TableType;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::{Expr, TableProviderFilterPushDown};
+use datafusion::common::DFSchema;
+use datafusion::datasource::memory::MemorySourceConfig;
+use datafusion::physical_expr::{create_physical_expr, expressions::Column, PhysicalExpr};
+use datafusion::physical_plan::filter::FilterExec;
+use datafusion::physical_plan::limit::LocalLimitExec;
+use datafusion::physical_plan::projection::ProjectionExec;
 use datafusion::physical_plan::ExecutionPlan;
+use datafusion::prelude::{col as col_expr, lit};
 use lance::datafusion::LanceTableProvider;
 use lance::dataset::Dataset;
 use tokio::sync::Mutex;
 
+use crate::analyses::AnalysisCatalog;
 use crate::store::StoreError;
+
+/// How a table's rows belong to analyses, for the read rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowAccess {
+    /// No analysis column: every row is readable.
+    Open,
+    /// `analysis_id` may be NULL (readable by all) or name an analysis (its readers only).
+    NullableAnalysis,
+    /// Every row is an analysis (`analyses`): its readers only.
+    Analysis,
+}
 
 /// A Lance dataset registered as a SQL table; new commits (by this or another process) are
 /// visible to the next statement.
@@ -22,34 +42,66 @@ use crate::store::StoreError;
 pub struct LiveLanceTable {
     path: PathBuf,
     schema: SchemaRef,
-    current: Mutex<Arc<Dataset>>,
+    current: Mutex<Option<Arc<Dataset>>>,
+    access: Option<(RowAccess, Arc<AnalysisCatalog>)>,
 }
 
 impl LiveLanceTable {
-    /// Opens the dataset at `path`.
+    /// Opens the dataset at `path` (every row readable).
     pub async fn open(path: PathBuf) -> std::result::Result<Self, StoreError> {
         let ds = Dataset::open(&path.to_string_lossy()).await?;
         let schema: arrow_schema::Schema = ds.schema().into();
         Ok(Self {
             path,
             schema: Arc::new(schema),
-            current: Mutex::new(Arc::new(ds)),
+            current: Mutex::new(Some(Arc::new(ds))),
+            access: None,
         })
     }
 
-    async fn latest(&self) -> Result<Arc<Dataset>> {
+    /// Opens the dataset at `path` with the read rule `access`; a dataset that does not exist
+    /// yet is an empty table of `schema` until it is created.
+    pub async fn open_with_access(
+        path: PathBuf,
+        schema: Option<SchemaRef>,
+        access: RowAccess,
+        catalog: Arc<AnalysisCatalog>,
+    ) -> std::result::Result<Self, StoreError> {
+        let ds = if path.join("_versions").exists() || schema.is_none() {
+            Some(Arc::new(Dataset::open(&path.to_string_lossy()).await?))
+        } else {
+            None
+        };
+        let schema = match (schema, &ds) {
+            (Some(s), _) => s,
+            (None, Some(ds)) => Arc::new(ds.schema().into()),
+            (None, None) => unreachable!("opened above when no schema is given"),
+        };
+        Ok(Self {
+            path,
+            schema,
+            current: Mutex::new(ds),
+            access: Some((access, catalog)),
+        })
+    }
+
+    async fn latest(&self) -> Result<Option<Arc<Dataset>>> {
+        let ext = |e: lance::Error| DataFusionError::External(Box::new(e));
         let mut cur = self.current.lock().await;
-        let latest = cur
-            .latest_version_id()
-            .await
-            .map_err(|e| DataFusionError::External(Box::new(e)))?;
-        if latest != cur.version().version {
-            let mut ds = (**cur).clone();
-            ds.checkout_latest()
-                .await
-                .map_err(|e| DataFusionError::External(Box::new(e)))?;
+        let Some(ds) = cur.as_ref() else {
+            if !self.path.join("_versions").exists() {
+                return Ok(None);
+            }
+            let ds = Arc::new(Dataset::open(&self.path.to_string_lossy()).await.map_err(ext)?);
+            *cur = Some(ds.clone());
+            return Ok(Some(ds));
+        };
+        let latest = ds.latest_version_id().await.map_err(ext)?;
+        if latest != ds.version().version {
+            let mut next = (**ds).clone();
+            next.checkout_latest().await.map_err(ext)?;
             tracing::debug!(path = %self.path.display(), version = latest, "table refreshed");
-            *cur = Arc::new(ds);
+            *cur = Some(Arc::new(next));
         }
         Ok(cur.clone())
     }
@@ -74,8 +126,9 @@ impl TableProvider for LiveLanceTable {
         filters: &[&Expr],
     ) -> Result<Vec<TableProviderFilterPushDown>> {
         match self.current.try_lock() {
-            Ok(ds) => Self::provider(ds.clone()).supports_filters_pushdown(filters),
-            Err(_) => Ok(vec![
+            Ok(ds) if ds.is_some() => Self::provider(ds.clone().expect("checked"))
+                .supports_filters_pushdown(filters),
+            _ => Ok(vec![
                 TableProviderFilterPushDown::Unsupported;
                 filters.len()
             ]),
@@ -89,13 +142,68 @@ impl TableProvider for LiveLanceTable {
         filters: &[Expr],
         limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let ds = self.latest().await?;
+        let all: Vec<usize> = (0..self.schema.fields().len()).collect();
+        let projection = projection.unwrap_or(&all);
+        let Some(ds) = self.latest().await? else {
+            let schema = Arc::new(self.schema.project(projection)?);
+            return Ok(MemorySourceConfig::try_new_exec(&[vec![]], schema, None)?);
+        };
+        let readable = match &self.access {
+            Some((rule, catalog)) if *rule != RowAccess::Open => catalog
+                .readable(state)
+                .await
+                .map_err(|e| DataFusionError::External(Box::new(e)))?
+                .map(|r| (*rule, r)),
+            _ => None,
+        };
         // Columns added by schema evolution after this table was registered (e.g. `mitra embed`
         // while serving) stay invisible until the next start: scan the registered columns only.
-        let all: Vec<usize> = (0..self.schema.fields().len()).collect();
-        let projection = Some(projection.unwrap_or(&all));
-        Self::provider(ds)
-            .scan(state, projection, filters, limit)
-            .await
+        let Some((rule, readable)) = readable else {
+            return Self::provider(ds)
+                .scan(state, Some(projection), filters, limit)
+                .await;
+        };
+        // The read rule as a filter over the scan, below everything the query does: the
+        // analysis column is scanned too, filtered, and projected away again.
+        let col = self.schema.index_of("analysis_id")?;
+        let mut inner: Vec<usize> = projection.clone();
+        if !inner.contains(&col) {
+            inner.push(col);
+        }
+        let scan = Self::provider(ds)
+            .scan(state, Some(&inner), filters, None)
+            .await?;
+        let scan_schema = scan.schema();
+        let mut ids: Vec<&String> = readable.iter().collect();
+        ids.sort();
+        let list: Vec<Expr> = ids.into_iter().map(|i| lit(i.as_str())).collect();
+        let member = if list.is_empty() {
+            lit(false)
+        } else {
+            col_expr("analysis_id").in_list(list, false)
+        };
+        let rule_expr = match rule {
+            RowAccess::NullableAnalysis => col_expr("analysis_id").is_null().or(member),
+            _ => member,
+        };
+        let df_schema = DFSchema::try_from(scan_schema.as_ref().clone())?;
+        let predicate = create_physical_expr(&rule_expr, &df_schema, state.execution_props())?;
+        let filtered: Arc<dyn ExecutionPlan> = Arc::new(FilterExec::try_new(predicate, scan)?);
+        let exprs: Vec<(Arc<dyn PhysicalExpr>, String)> = projection
+            .iter()
+            .map(|&i| {
+                let name = self.schema.field(i).name();
+                let idx = scan_schema.index_of(name)?;
+                Ok((
+                    Arc::new(Column::new(name, idx)) as Arc<dyn PhysicalExpr>,
+                    name.clone(),
+                ))
+            })
+            .collect::<Result<_>>()?;
+        let projected: Arc<dyn ExecutionPlan> = Arc::new(ProjectionExec::try_new(exprs, filtered)?);
+        Ok(match limit {
+            Some(n) => Arc::new(LocalLimitExec::new(projected, n)),
+            None => projected,
+        })
     }
 }

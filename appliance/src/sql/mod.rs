@@ -1,5 +1,6 @@
 //! The DataFusion session: Lance tables, retrieval table functions, Postgres catalog emulation.
 
+mod abstracts_fn;
 mod args;
 mod bm25_fn;
 mod dense_fn;
@@ -14,16 +15,18 @@ use std::sync::Arc;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 
+pub use abstracts_fn::{AbstractsFunction, ABSTRACTS_SCHEMA};
 pub use args::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
 pub use bm25_fn::{Bm25Function, RANKED_SCHEMA};
 pub use dense_fn::{
     fuse, DenseFunction, DenseHandle, EmbedFunction, HybridFunction, HybridRow, HYBRID_SCHEMA,
 };
 pub use error::SqlFnError;
-pub use live_table::LiveLanceTable;
+pub use live_table::{LiveLanceTable, RowAccess};
 pub use rrf_fn::RrfFunction;
 
-use crate::config::Config;
+use crate::analyses::AnalysisCatalog;
+use crate::config::{Config, ScopeStatistics};
 use crate::dense::{Embedder, VectorSearch};
 use crate::index::Bm25Index;
 use crate::store::StoreError;
@@ -75,12 +78,35 @@ pub async fn build_session_with(
         .with_memory_limit(limits.max_query_memory_mb.saturating_mul(1024 * 1024), 1.0)
         .build_arc()
         .map_err(|e| StoreError::Schema(format!("runtime: {e}")))?;
+    let (opts, params) = crate::index_options(cfg);
+    let catalog = Arc::new(
+        AnalysisCatalog::new(&data_dir, opts, params)
+            .map_err(|e| StoreError::Schema(format!("analyses: {e}")))?,
+    );
+    // The session commands (`SET mitra.analysis`) check scopes against the same catalog.
+    let config = config.with_extension(catalog.clone());
     let ctx = SessionContext::new_with_config_rt(config, runtime);
-    for name in ["documents", "chunks"] {
-        let table = LiveLanceTable::open(data_dir.join(format!("{name}.lance"))).await?;
+    for (name, schema) in [
+        ("documents", None),
+        ("chunks", None),
+        ("analyses", Some(crate::schema::ANALYSES.arrow_schema())),
+    ] {
+        let rule = if name == "analyses" {
+            RowAccess::Analysis
+        } else {
+            RowAccess::NullableAnalysis
+        };
+        let table = LiveLanceTable::open_with_access(
+            data_dir.join(format!("{name}.lance")),
+            schema,
+            rule,
+            catalog.clone(),
+        )
+        .await?;
         ctx.register_table(name, Arc::new(table))
             .map_err(|e| StoreError::Schema(e.to_string()))?;
     }
+    let scoped_stats = cfg.bm25.scope_statistics == ScopeStatistics::Scope;
     // Plugin ingest runs; a store that never had one shows the table empty.
     let runs = data_dir.join("ingest_runs.lance");
     let runs_table: Arc<dyn datafusion::catalog::TableProvider> = if runs.join("_versions").exists()
@@ -99,19 +125,40 @@ pub async fn build_session_with(
         .map_err(|e| StoreError::Schema(e.to_string()))?;
     ctx.register_udtf(
         "bm25",
-        Arc::new(Bm25Function::new(index.clone(), limits.clone())),
+        Arc::new(Bm25Function::new(
+            index.clone(),
+            limits.clone(),
+            catalog.clone(),
+            scoped_stats,
+        )),
     );
     ctx.register_udtf(
         "dense",
-        Arc::new(DenseFunction::new(dense.clone(), limits.clone())),
+        Arc::new(DenseFunction::new(
+            dense.clone(),
+            limits.clone(),
+            catalog.clone(),
+        )),
     );
     ctx.register_udtf(
         "hybrid",
         Arc::new(HybridFunction::new(
             dense.clone(),
-            index,
+            index.clone(),
             limits.clone(),
             cfg.hybrid.clone(),
+            catalog.clone(),
+            scoped_stats,
+        )),
+    );
+    ctx.register_udtf(
+        "abstracts",
+        Arc::new(AbstractsFunction::new(
+            catalog,
+            dense.clone(),
+            index,
+            limits.clone(),
+            cfg.abstracts.clone(),
         )),
     );
     ctx.register_udf(RrfFunction::udf());

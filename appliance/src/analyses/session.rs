@@ -1,0 +1,166 @@
+//! A session's reader and scope, and the visibility they give every retrieval and table scan.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use super::{valid_id, AnalysesError, Principal};
+
+/// Who runs a session's queries and which analyses its retrieval searches (`SET
+/// mitra.analysis`). Kept in the session's `SessionConfig` extensions; a session without one
+/// is the operator's (the CLI on its own data directory).
+#[derive(Debug)]
+pub struct SessionAccess {
+    principal: Mutex<Principal>,
+    scope: Mutex<Option<Vec<String>>>,
+}
+
+impl SessionAccess {
+    /// A session run by `principal`, unscoped.
+    pub fn new(principal: Principal) -> Self {
+        Self {
+            principal: Mutex::new(principal),
+            scope: Mutex::new(None),
+        }
+    }
+
+    /// The principal.
+    pub fn principal(&self) -> Principal {
+        self.principal.lock().expect("principal lock").clone()
+    }
+
+    /// Sets the principal (once the login is known).
+    pub fn set_principal(&self, p: Principal) {
+        *self.principal.lock().expect("principal lock") = p;
+    }
+
+    /// The session's scope: `None` searches every readable analysis.
+    pub fn scope(&self) -> Option<Vec<String>> {
+        self.scope.lock().expect("scope lock").clone()
+    }
+
+    /// Sets or clears the scope (already checked against the catalog).
+    pub fn set_scope(&self, scope: Option<Vec<String>>) {
+        *self.scope.lock().expect("scope lock") = scope;
+    }
+}
+
+/// Parses a scope value: `'ID'`, `'ID1,ID2'`; `''` or `'*'` is no scope. Ids that cannot exist
+/// are reported as [`AnalysesError::Unknown`], like ids that do not.
+pub fn parse_scope(text: &str) -> Result<Option<Vec<String>>, AnalysesError> {
+    let t = text.trim();
+    if t.is_empty() || t == "*" {
+        return Ok(None);
+    }
+    let mut out: Vec<String> = Vec::new();
+    for id in t.split(',').map(str::trim) {
+        if !valid_id(id) {
+            return Err(AnalysesError::Unknown(id.chars().take(128).collect()));
+        }
+        if !out.iter().any(|x| x == id) {
+            out.push(id.to_string());
+        }
+    }
+    Ok(Some(out))
+}
+
+/// What one statement may see: the analyses its user may read (`None`: all) and the scope.
+#[derive(Debug, Clone, Default)]
+pub struct Visibility {
+    /// Readable analyses; `None` for the operator.
+    pub readable: Option<Arc<HashSet<String>>>,
+    /// The scope (already checked readable); `None` when unscoped.
+    pub scope: Option<Vec<String>>,
+}
+
+impl Visibility {
+    /// Everything (the operator, unscoped).
+    pub fn all() -> Self {
+        Self::default()
+    }
+
+    /// Whether nothing is filtered.
+    pub fn is_unrestricted(&self) -> bool {
+        self.readable.is_none() && self.scope.is_none()
+    }
+
+    /// Whether a row of `analysis` (`None`: a document without analysis) may be returned by
+    /// retrieval: inside the scope when one is set, else readable (documents without an
+    /// analysis are readable by all, but are outside every scope).
+    pub fn allows(&self, analysis: Option<&str>) -> bool {
+        match (&self.scope, analysis) {
+            (Some(s), Some(a)) => s.iter().any(|x| x == a) && self.readable(a),
+            (Some(_), None) => false,
+            (None, Some(a)) => self.readable(a),
+            (None, None) => true,
+        }
+    }
+
+    /// Whether the user may read `analysis` (ignoring the scope).
+    pub fn readable(&self, analysis: &str) -> bool {
+        self.readable.as_ref().is_none_or(|r| r.contains(analysis))
+    }
+
+    /// The same rule as a Lance SQL predicate over `analysis_id` (`None`: no filter). Ids are
+    /// valid analysis ids (no quotes), checked at import and when a scope is set.
+    pub fn lance_predicate(&self) -> Option<String> {
+        let quoted = |ids: &mut dyn Iterator<Item = &String>| {
+            let v: Vec<String> = ids.filter(|i| valid_id(i)).map(|i| format!("'{i}'")).collect();
+            if v.is_empty() {
+                "analysis_id IS NULL AND analysis_id IS NOT NULL".to_string()
+            } else {
+                format!("analysis_id IN ({})", v.join(", "))
+            }
+        };
+        match (&self.scope, &self.readable) {
+            (Some(s), _) => {
+                let ids: Vec<&String> = s.iter().filter(|a| self.readable(a)).collect();
+                Some(quoted(&mut ids.into_iter()))
+            }
+            (None, Some(r)) => {
+                let mut ids: Vec<&String> = r.iter().collect();
+                ids.sort();
+                Some(format!("(analysis_id IS NULL OR {})", quoted(&mut ids.into_iter())))
+            }
+            (None, None) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scope_and_access_rules() {
+        assert_eq!(parse_scope("").unwrap(), None);
+        assert_eq!(parse_scope(" * ").unwrap(), None);
+        assert_eq!(
+            parse_scope("a, b,a").unwrap(),
+            Some(vec!["a".to_string(), "b".to_string()])
+        );
+        assert!(matches!(parse_scope("a,'b"), Err(AnalysesError::Unknown(_))));
+        assert!(matches!(parse_scope("a,,b"), Err(AnalysesError::Unknown(_))));
+        let readable: HashSet<String> = ["a".to_string(), "b".to_string()].into();
+        let v = Visibility {
+            readable: Some(Arc::new(readable)),
+            scope: None,
+        };
+        assert!(v.allows(None) && v.allows(Some("a")) && !v.allows(Some("c")));
+        assert_eq!(
+            v.lance_predicate().unwrap(),
+            "(analysis_id IS NULL OR analysis_id IN ('a', 'b'))"
+        );
+        let s = Visibility {
+            scope: Some(vec!["b".into()]),
+            ..v.clone()
+        };
+        assert!(!s.allows(None) && !s.allows(Some("a")) && s.allows(Some("b")));
+        assert_eq!(s.lance_predicate().unwrap(), "analysis_id IN ('b')");
+        let none = Visibility {
+            readable: Some(Arc::new(HashSet::new())),
+            scope: None,
+        };
+        assert!(none.allows(None) && !none.allows(Some("a")));
+        assert!(Visibility::all().allows(Some("zzz")) && Visibility::all().lance_predicate().is_none());
+    }
+}

@@ -1,0 +1,265 @@
+//! `mitra ask`: the two-tier flow in a terminal — pick the analysis, then search only it.
+//!
+//! The first question is matched against the readable analyses' abstracts (`abstracts()`); the
+//! user confirms the first or picks another; the following questions search only that
+//! analysis (`hybrid()` with the scope argument, `bm25()` when no encoder is available) until
+//! `:switch` (choose again at the next question) or `:all` (every readable analysis).
+//! Passages are printed with their citations (chunk id, document title, page, heading).
+
+use std::io::{BufRead, Write};
+
+use arrow::array::{Array, AsArray};
+use datafusion::prelude::SessionContext;
+
+use crate::error::AppError;
+
+/// Options of the flow.
+#[derive(Debug, Clone)]
+pub struct AskOptions {
+    /// Passages per question.
+    pub k: usize,
+    /// Analyses offered for confirmation.
+    pub choices: usize,
+    /// Start inside this analysis.
+    pub analysis: Option<String>,
+}
+
+/// The scope of the conversation.
+#[derive(Debug, Clone, PartialEq)]
+enum Scope {
+    /// Not chosen yet: the next question goes through tier 1 first.
+    Unchosen,
+    /// Every readable analysis.
+    All,
+    /// One analysis.
+    One(String),
+}
+
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+fn io(source: std::io::Error) -> AppError {
+    AppError::Io {
+        context: "terminal".into(),
+        source,
+    }
+}
+
+async fn rows(ctx: &SessionContext, sql: &str) -> Result<Vec<Vec<Option<String>>>, AppError> {
+    let batches = ctx.sql(sql).await?.collect().await?;
+    let mut out = Vec::new();
+    for b in batches {
+        let cols: Vec<_> = b
+            .columns()
+            .iter()
+            .map(|c| arrow::compute::cast(c, &arrow_schema::DataType::Utf8))
+            .collect::<Result<_, _>>()
+            .map_err(|e| AppError::Sql(e.into()))?;
+        for r in 0..b.num_rows() {
+            out.push(
+                cols.iter()
+                    .map(|c| {
+                        let s = c.as_string::<i32>();
+                        s.is_valid(r).then(|| s.value(r).to_string())
+                    })
+                    .collect(),
+            );
+        }
+    }
+    Ok(out)
+}
+
+fn cell(r: &[Option<String>], i: usize) -> &str {
+    r.get(i).and_then(|c| c.as_deref()).unwrap_or("")
+}
+
+/// Tier 1 for `question`: shows the top analyses and reads the user's choice.
+async fn choose(
+    ctx: &SessionContext,
+    question: &str,
+    opts: &AskOptions,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<Scope, AppError> {
+    let found = rows(
+        ctx,
+        &format!(
+            "SELECT analysis_id, title, status, score FROM abstracts({}, {}) ORDER BY rank",
+            quote(question),
+            opts.choices.max(1)
+        ),
+    )
+    .await?;
+    if found.is_empty() {
+        writeln!(out, "No analysis matches; searching every analysis you may read.").map_err(io)?;
+        return Ok(Scope::All);
+    }
+    writeln!(out, "Which analysis is this about?").map_err(io)?;
+    for (i, r) in found.iter().enumerate() {
+        let score: f64 = cell(r, 3).parse().unwrap_or(0.0);
+        writeln!(
+            out,
+            "  [{}] {}  ({}, {}, score {:.4})",
+            i + 1,
+            cell(r, 1),
+            cell(r, 0),
+            cell(r, 2),
+            score
+        )
+        .map_err(io)?;
+    }
+    writeln!(out, "  [0] none of these: search every analysis").map_err(io)?;
+    loop {
+        write!(out, "choice [1]> ").map_err(io)?;
+        out.flush().map_err(io)?;
+        let mut line = String::new();
+        if input.read_line(&mut line).map_err(io)? == 0 {
+            return Ok(Scope::One(cell(&found[0], 0).to_string()));
+        }
+        match line.trim() {
+            "" | "y" | "yes" => return Ok(Scope::One(cell(&found[0], 0).to_string())),
+            "0" => return Ok(Scope::All),
+            t => match t.parse::<usize>() {
+                Ok(n) if (1..=found.len()).contains(&n) => {
+                    return Ok(Scope::One(cell(&found[n - 1], 0).to_string()))
+                }
+                _ => writeln!(out, "Type a number from 0 to {}.", found.len()).map_err(io)?,
+            },
+        }
+    }
+}
+
+/// Retrieves and prints the passages for `question` inside `scope`.
+async fn answer(
+    ctx: &SessionContext,
+    question: &str,
+    scope: &Scope,
+    k: usize,
+    out: &mut dyn Write,
+) -> Result<(), AppError> {
+    let scope_arg = match scope {
+        Scope::One(a) => quote(a),
+        _ => quote("*"),
+    };
+    let q = quote(question);
+    let select = |f: &str| {
+        format!(
+            "SELECT r.rank, r.chunk_id, d.title, c.page, c.heading, c.text \
+             FROM {f}({q}, {k}, {scope_arg}) r JOIN chunks c USING (chunk_id) \
+             JOIN documents d ON d.doc_id = c.doc_id AND d.version = c.version ORDER BY r.rank"
+        )
+    };
+    let found = match rows(ctx, &select("hybrid")).await {
+        Ok(r) => r,
+        // No encoder here: BM25 alone.
+        Err(AppError::Sql(e)) if crate::pg::classify(&e).0 == "55000" => {
+            rows(ctx, &select("bm25")).await?
+        }
+        Err(e) => return Err(e),
+    };
+    if found.is_empty() {
+        writeln!(out, "No passage found.").map_err(io)?;
+    }
+    for r in &found {
+        let text: String = cell(r, 5).chars().take(300).collect();
+        writeln!(out, "[{}] {}", cell(r, 0), text.replace('\n', " ")).map_err(io)?;
+        let mut cite = format!("    — {}", cell(r, 2));
+        if !cell(r, 3).is_empty() {
+            cite.push_str(&format!(", p. {}", cell(r, 3)));
+        }
+        if !cell(r, 4).is_empty() {
+            cite.push_str(&format!(", § {}", cell(r, 4)));
+        }
+        cite.push_str(&format!("  ({})", cell(r, 1)));
+        writeln!(out, "{cite}").map_err(io)?;
+    }
+    Ok(())
+}
+
+const HELP: &str = "Commands: :switch (choose the analysis again at the next question), :all \
+(search every analysis), :use ID, :scope (show it), :quit";
+
+/// Runs the conversation until end of input or `:quit`.
+pub async fn run(
+    ctx: &SessionContext,
+    opts: &AskOptions,
+    first: Option<String>,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), AppError> {
+    let mut scope = match &opts.analysis {
+        Some(a) => Scope::One(a.clone()),
+        None => Scope::Unchosen,
+    };
+    writeln!(out, "{HELP}").map_err(io)?;
+    let mut pending = first;
+    loop {
+        let line = match pending.take() {
+            Some(q) => q,
+            None => {
+                write!(out, "question> ").map_err(io)?;
+                out.flush().map_err(io)?;
+                let mut l = String::new();
+                if input.read_line(&mut l).map_err(io)? == 0 {
+                    return Ok(());
+                }
+                l.trim().to_string()
+            }
+        };
+        match line.as_str() {
+            "" => continue,
+            ":quit" | ":q" => return Ok(()),
+            ":switch" => {
+                scope = Scope::Unchosen;
+                writeln!(out, "The next question chooses the analysis again.").map_err(io)?;
+                continue;
+            }
+            ":all" => {
+                scope = Scope::All;
+                writeln!(out, "Searching every analysis you may read.").map_err(io)?;
+                continue;
+            }
+            ":scope" => {
+                let s = match &scope {
+                    Scope::Unchosen => "not chosen yet".to_string(),
+                    Scope::All => "every readable analysis".to_string(),
+                    Scope::One(a) => a.clone(),
+                };
+                writeln!(out, "scope: {s}").map_err(io)?;
+                continue;
+            }
+            l if l.starts_with(":use ") => {
+                scope = Scope::One(l[5..].trim().to_string());
+                writeln!(out, "scope: {}", &l[5..].trim()).map_err(io)?;
+                continue;
+            }
+            l if l.starts_with(':') => {
+                writeln!(out, "{HELP}").map_err(io)?;
+                continue;
+            }
+            _ => {}
+        }
+        if scope == Scope::Unchosen {
+            scope = match choose(ctx, &line, opts, input, out).await {
+                Ok(s) => s,
+                Err(e) => {
+                    writeln!(out, "error: {e}").map_err(io)?;
+                    continue;
+                }
+            };
+            if let Scope::One(a) = &scope {
+                writeln!(out, "Searching only {a} (:switch to change).").map_err(io)?;
+            }
+        }
+        if let Err(e) = answer(ctx, &line, &scope, opts.k.max(1), out).await {
+            match e {
+                AppError::Sql(e) => {
+                    let (code, msg) = crate::pg::classify(&e);
+                    writeln!(out, "error [{code}]: {msg}").map_err(io)?
+                }
+                e => writeln!(out, "error: {e}").map_err(io)?,
+            }
+        }
+    }
+}
