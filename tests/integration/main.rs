@@ -17,4 +17,5 @@ mod plugin_pdf;
 mod plugin_sandbox;
 mod plugins_common;
 mod slt;
+mod two_tier;
 mod wire_fuzz;

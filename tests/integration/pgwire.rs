@@ -246,8 +246,12 @@ async fn database_name_auth_and_listen_policy() {
     let err = mitra::pg::check_listen(&addr0, &scfg).unwrap_err();
     assert!(err.to_string().contains("without authentication"));
 
-    // With users configured, passwords are checked.
-    cfg.server.users.insert("alice".into(), "s3cret".into());
+    // With users configured, SCRAM-SHA-256 passwords are checked.
+    let users = dir.path().join("users.toml");
+    let mut file = mitra_auth::UsersFile::default();
+    file.add("alice", "s3cret", &[]).unwrap();
+    file.save(&users).unwrap();
+    cfg.server.users_file = Some(users);
     let addr = common::serve(&cfg).await;
     let ok = format!(
         "host=127.0.0.1 port={} dbname=mitra user=alice password=s3cret",

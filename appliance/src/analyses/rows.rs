@@ -77,16 +77,23 @@ pub fn batch(rows: &[Analysis], meta: Option<&EmbeddingMeta>) -> Result<RecordBa
                 .with_timezone("UTC"),
         ),
     ];
-    let mut metadata = std::collections::HashMap::new();
     if let Some(m) = meta {
         let arr = crate::store::embedding_array(rows.iter().map(|r| r.embedding.clone()), m.dim)
             .map_err(AnalysesError::Store)?;
-        fields.push(Field::new(EMBEDDING_COLUMN, crate::store::embedding_type(m.dim), true));
+        // The model is metadata of the vector column (not of the table: the SQL table shows
+        // the other columns, whose schema must not change with the encoder).
+        let metadata = [
+            (META_EMBEDDING_MODEL.to_string(), m.model.clone()),
+            (META_EMBEDDING_DIM.to_string(), m.dim.to_string()),
+        ]
+        .into();
+        fields.push(
+            Field::new(EMBEDDING_COLUMN, crate::store::embedding_type(m.dim), true)
+                .with_metadata(metadata),
+        );
         cols.push(Arc::new(arr));
-        metadata.insert(META_EMBEDDING_MODEL.to_string(), m.model.clone());
-        metadata.insert(META_EMBEDDING_DIM.to_string(), m.dim.to_string());
     }
-    let schema = Arc::new(Schema::new_with_metadata(fields, metadata));
+    let schema = Arc::new(Schema::new(fields));
     RecordBatch::try_new(schema, cols)
         .map_err(|e| AnalysesError::Store(crate::store::StoreError::Schema(e.to_string())))
 }
@@ -105,8 +112,16 @@ fn strings(a: &dyn Array, i: usize) -> Vec<String> {
 pub async fn read_dataset(
     ds: &Dataset,
 ) -> Result<(Vec<Analysis>, Option<EmbeddingMeta>), AnalysesError> {
-    let meta = crate::store::embedding_meta_of(ds);
     let schema: Schema = ds.schema().into();
+    let meta = schema.field_with_name(EMBEDDING_COLUMN).ok().and_then(|f| {
+        let arrow_schema::DataType::FixedSizeList(_, dim) = f.data_type() else {
+            return None;
+        };
+        Some(EmbeddingMeta {
+            model: f.metadata().get(META_EMBEDDING_MODEL)?.clone(),
+            dim: *dim as usize,
+        })
+    });
     ANALYSES
         .check(&schema)
         .map_err(|m| AnalysesError::Store(crate::store::StoreError::Schema(m)))?;

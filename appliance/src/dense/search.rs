@@ -275,7 +275,12 @@ impl VectorSearch {
             scan.prefilter(true);
         }
         scan.distance_metric(lance_linalg::distance::MetricType::Dot);
-        scan.nprobes(self.cfg.nprobes);
+        if vis.lance_predicate().is_some() {
+            // Scoped: probe further partitions until k rows of the scope are found.
+            scan.minimum_nprobes(self.cfg.nprobes);
+        } else {
+            scan.nprobes(self.cfg.nprobes);
+        }
         if self.cfg.refine_factor > 0 {
             scan.refine(self.cfg.refine_factor);
         }

@@ -64,6 +64,9 @@ pub struct FrameGuard<S> {
     reply: Option<Bytes>,
     fail: Option<String>,
     eof: bool,
+    /// Password-family ('p') messages seen: the first of a SCRAM exchange is a
+    /// SASLInitialResponse, the later ones raw SASL data.
+    password_messages: usize,
 }
 
 impl<S> FrameGuard<S> {
@@ -81,6 +84,7 @@ impl<S> FrameGuard<S> {
             reply: None,
             fail: None,
             eof: false,
+            password_messages: 0,
         }
     }
 
@@ -180,8 +184,15 @@ impl<S> FrameGuard<S> {
                     return Ok(false);
                 }
                 let frame = self.raw.split_to(total);
-                check_body(kind, &frame[5..])
-                    .map_err(|m| format!("malformed message '{}': {m}", kind as char))?;
+                let body = &frame[5..];
+                let checked = match kind {
+                    b'p' => {
+                        self.password_messages += 1;
+                        check_password_message(self.password_messages, body)
+                    }
+                    _ => check_body(kind, body),
+                };
+                checked.map_err(|m| format!("malformed message '{}': {m}", kind as char))?;
                 self.ready.extend_from_slice(&frame);
                 Ok(true)
             }
@@ -227,6 +238,21 @@ fn check_startup_parameters(mut b: &[u8]) -> Result<(), String> {
     }
 }
 
+/// A password-family message: the first is a SASLInitialResponse (mechanism, then an i32
+/// length of exactly the remaining bytes, or -1 with none) — pgwire decodes it without bounds
+/// checks; later ones (SASLResponse) are opaque bytes that SCRAM parses and checks itself.
+fn check_password_message(nth: usize, b: &[u8]) -> Result<(), &'static str> {
+    if nth > 1 {
+        return Ok(());
+    }
+    let at = cstr(b)?;
+    match i32_at(b, at)? {
+        -1 if b.len() == at + 4 => Ok(()),
+        n if n >= 0 && b.len() == at + 4 + n as usize => Ok(()),
+        _ => Err("SASL initial response length does not match"),
+    }
+}
+
 /// The structure of each typed message body: every field inside, the body consumed exactly.
 fn check_body(kind: u8, b: &[u8]) -> Result<(), &'static str> {
     let exact = |used: usize| {
@@ -237,7 +263,7 @@ fn check_body(kind: u8, b: &[u8]) -> Result<(), &'static str> {
         }
     };
     match kind {
-        b'Q' | b'f' | b'p' => exact(cstr(b)?),
+        b'Q' | b'f' => exact(cstr(b)?),
         b'P' => {
             let mut at = cstr(b)?;
             at += cstr(&b[at..])?;

@@ -185,14 +185,24 @@ impl StartupHandler for MitraStartup {
         }
         match self {
             Self::NoAuth(h) => h.on_startup(client, message).await,
-            Self::Scram(h) => {
-                let r = h.on_startup(client, message).await;
-                if let Err(PgWireError::InvalidPassword(user)) = &r {
+            Self::Scram(h) => match h.on_startup(client, message).await {
+                Err(PgWireError::InvalidPassword(_)) => {
+                    // The login is the startup user (libpq leaves SCRAM's user name empty).
                     // SCRAM never carries the password: the log names only who and from where.
+                    let user = client
+                        .metadata()
+                        .get(pgwire::api::METADATA_USER)
+                        .cloned()
+                        .unwrap_or_default();
                     tracing::warn!(%user, peer = %client.socket_addr(), "authentication failed (SQLSTATE 28P01)");
+                    Err(PgWireError::UserError(Box::new(ErrorInfo::new(
+                        "FATAL".into(),
+                        "28P01".into(),
+                        format!("password authentication failed for user \"{user}\""),
+                    ))))
                 }
-                r
-            }
+                r => r,
+            },
         }
     }
 }
