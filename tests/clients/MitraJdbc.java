@@ -49,7 +49,7 @@ public class MitraJdbc {
                 while (rs.next()) System.out.println("table " + rs.getString("TABLE_NAME"));
             }
             // Column metadata as DBeaver and Metabase read it.
-            for (String t : new String[] {"chunks", "documents", "ingest_runs"}) {
+            for (String t : new String[] {"analyses", "chunks", "documents", "ingest_runs"}) {
                 try (ResultSet rs = md.getColumns(null, "public", t, "%")) {
                     while (rs.next()) {
                         System.out.println("column " + t + "." + rs.getString("COLUMN_NAME") + " "

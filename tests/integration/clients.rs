@@ -225,3 +225,68 @@ async fn psql_describes_vectors_and_lists_functions() {
     let out = python_client("psql_completion.py", addr).await;
     assert!(out.contains("psql completion OK"), "{out}");
 }
+
+/// Logins and the session scope from psql, psycopg and pgjdbc (SCRAM-SHA-256).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scram_logins_and_scope_from_every_client() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cfg, _model) = crate::two_tier::two_tier_store(dir.path()).await;
+    let addr = common::serve(&cfg).await;
+    let port = addr.port().to_string();
+    if common::has_program("psql") {
+        let conn = format!("host=127.0.0.1 port={port} dbname=mitra user=alice");
+        let out = tokio::task::spawn_blocking(move || {
+            let ok = run(Command::new("psql")
+                .arg(&conn)
+                .env("PGPASSWORD", "alice's pass")
+                .args(["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1"])
+                .args(["-c", "SET mitra.analysis = 'tth-mumu'"])
+                .args(["-c", "SHOW mitra.analysis"])
+                .args(["-c", "SELECT string_agg(DISTINCT c.analysis_id, ',') FROM bm25('dominant background', 100) b JOIN chunks c USING (chunk_id)"])
+                .args(["-c", "RESET mitra.analysis"])
+                .args(["-c", "SELECT 'unscoped:' || count(DISTINCT c.analysis_id) FROM bm25('dominant background', 100) b JOIN chunks c USING (chunk_id)"]));
+            let bad = Command::new("psql")
+                .arg(&conn)
+                .env("PGPASSWORD", "wrong")
+                .args(["-X", "-c", "SELECT 1"])
+                .output()
+                .unwrap();
+            (ok, bad)
+        })
+        .await
+        .unwrap();
+        let (ok, bad) = out;
+        let lines: Vec<&str> = ok.lines().collect();
+        assert!(lines.contains(&"tth-mumu"), "{ok}");
+        assert_eq!(lines.iter().filter(|l| **l == "tth-mumu").count(), 2, "scope kept: {ok}");
+        assert!(lines.iter().any(|l| l.starts_with("unscoped:") && *l != "unscoped:1"), "{ok}");
+        assert!(!bad.status.success());
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(err.contains("password authentication failed for user \"alice\""), "{err}");
+    } else {
+        skip("psql");
+    }
+    if has_python("psycopg") {
+        let out = python_client("scram_scope.py", addr).await;
+        assert!(out.contains("psycopg SCRAM OK"), "{out}");
+    } else {
+        skip("psycopg");
+    }
+    let jar = Path::new("/usr/share/java/postgresql.jar");
+    if !jar.exists() || !common::has_program("javac") {
+        return skip("javac and libpostgresql-jdbc-java");
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/MitraJdbcScope.java");
+    let classes = dir.path().join("classes");
+    let url = format!("jdbc:postgresql://127.0.0.1:{port}/mitra");
+    let out = tokio::task::spawn_blocking(move || {
+        run(Command::new("javac").arg("-d").arg(&classes).arg(&src));
+        let cp = format!("{}:{}", classes.display(), jar.display());
+        run(Command::new("java").args(["-cp", &cp, "MitraJdbcScope", &url]))
+    })
+    .await
+    .unwrap();
+    assert!(out.contains("JDBC SCOPE OK"), "{out}");
+    assert!(out.contains("scope kept hmumu-run3"), "{out}");
+    assert!(out.contains("wrong password 28P01"), "{out}");
+}
