@@ -92,7 +92,11 @@ async fn choose(
     )
     .await?;
     if found.is_empty() {
-        writeln!(out, "No analysis matches; searching every analysis you may read.").map_err(io)?;
+        writeln!(
+            out,
+            "No analysis matches; searching every analysis you may read."
+        )
+        .map_err(io)?;
         return Ok(Scope::All);
     }
     writeln!(out, "Which analysis is this about?").map_err(io)?;

@@ -186,11 +186,11 @@ struct SegmentIds {
     analysis_ords: Vec<u32>,
 }
 
+/// A predicate over a chunk's analysis id (`None`: a chunk without analysis).
+pub type AnalysisPredicate<'a> = &'a dyn Fn(Option<&str>) -> bool;
+
 /// A result filter and a statistics filter over analysis ids (see [`Bm25Index::search_scoped`]).
-type AnalysisFilters<'a> = (
-    &'a dyn Fn(Option<&str>) -> bool,
-    Option<&'a dyn Fn(Option<&str>) -> bool>,
-);
+type AnalysisFilters<'a> = (AnalysisPredicate<'a>, Option<AnalysisPredicate<'a>>);
 
 /// Analysis ordinal of a chunk without an analysis.
 const NO_ANALYSIS: u32 = u32::MAX;
@@ -226,7 +226,10 @@ impl SegmentIds {
                     .map(|doc| a.term_ords(doc).next().map_or(NO_ANALYSIS, |o| o as u32))
                     .collect(),
             ),
-            None => (Strings::default(), vec![NO_ANALYSIS; seg.max_doc() as usize]),
+            None => (
+                Strings::default(),
+                vec![NO_ANALYSIS; seg.max_doc() as usize],
+            ),
         };
         let ords = (0..seg.max_doc())
             .map(|doc| {
@@ -252,6 +255,45 @@ struct SearcherCache {
     searcher: tantivy::Searcher,
     stats: ScoringStats,
     ids: Vec<Arc<SegmentIds>>,
+    /// Documents and token totals per analysis (by name; `None`: chunks without one), for
+    /// statistics over a scope without a pass over the documents per query.
+    analysis_totals: Vec<AnalysisTotals>,
+}
+
+/// One analysis' share of the collection: its name, documents and token totals per field.
+type AnalysisTotals = (Option<String>, (u64, Vec<f64>));
+
+/// Documents and token totals of every analysis in the segments (one pass per generation).
+fn analysis_totals(stats: &ScoringStats, ids: &[Arc<SegmentIds>]) -> Vec<AnalysisTotals> {
+    let mut names: Vec<String> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = Default::default();
+    let maps: Vec<Vec<usize>> = ids
+        .iter()
+        .map(|t| {
+            (0..t.analysis_ids.ends.len() as u32)
+                .map(|o| {
+                    let name = t.analysis_ids.get(o);
+                    *index.entry(name.to_string()).or_insert_with(|| {
+                        names.push(name.to_string());
+                        names.len() - 1
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let none = names.len();
+    let totals = stats.group_totals(none + 1, |seg, doc| {
+        match ids[seg as usize].analysis_ords[doc as usize] {
+            NO_ANALYSIS => none,
+            o => maps[seg as usize][o as usize],
+        }
+    });
+    names
+        .into_iter()
+        .map(Some)
+        .chain(std::iter::once(None))
+        .zip(totals)
+        .collect()
 }
 
 impl std::fmt::Debug for Bm25Index {
@@ -635,11 +677,13 @@ impl Bm25Index {
                 None => Arc::new(SegmentIds::load(seg)?),
             });
         }
+        let analysis_totals = analysis_totals(&stats, &ids);
         let c = Arc::new(SearcherCache {
             generation,
             searcher,
             stats,
             ids,
+            analysis_totals,
         });
         *guard = Some(c.clone());
         Ok(c)
@@ -658,8 +702,8 @@ impl Bm25Index {
         &self,
         terms: &[(Stream, String)],
         k: usize,
-        keep: &dyn Fn(Option<&str>) -> bool,
-        stats: Option<&dyn Fn(Option<&str>) -> bool>,
+        keep: AnalysisPredicate<'_>,
+        stats: Option<AnalysisPredicate<'_>>,
     ) -> Result<Vec<Hit>> {
         self.search_where(terms, k, Some((keep, stats)))
     }
@@ -678,7 +722,10 @@ impl Bm25Index {
                 .iter()
                 .map(|t| {
                     let n = t.analysis_ids.ends.len() as u32;
-                    ((0..n).map(|o| keep(Some(t.analysis_ids.get(o)))).collect(), keep(None))
+                    (
+                        (0..n).map(|o| keep(Some(t.analysis_ids.get(o)))).collect(),
+                        keep(None),
+                    )
                 })
                 .collect()
         };
@@ -694,10 +741,24 @@ impl Bm25Index {
             }
         };
         let keep_doc = |seg: u32, doc: u32| lookup(&allowed, seg, doc);
-        let stats_doc = |seg: u32, doc: u32| lookup(stats_allowed.as_deref().unwrap_or(&[]), seg, doc);
+        let stats_doc =
+            |seg: u32, doc: u32| lookup(stats_allowed.as_deref().unwrap_or(&[]), seg, doc);
         let doc_filter = filter.map(|(_, stats)| mitra_bm25::scorer::DocFilter {
             keep: &keep_doc,
-            stats: stats.map(|_| &stats_doc as &dyn Fn(u32, u32) -> bool),
+            stats: stats.map(|member| {
+                let (mut docs, mut tokens) = (0u64, vec![0f64; self.scored_fields().len()]);
+                for (name, (n, t)) in &cache.analysis_totals {
+                    if member(name.as_deref()) {
+                        docs += n;
+                        tokens.iter_mut().zip(t).for_each(|(a, b)| *a += b);
+                    }
+                }
+                mitra_bm25::scorer::SubsetStats {
+                    member: &stats_doc,
+                    docs,
+                    tokens,
+                }
+            }),
         });
         let Bm25Params { k1, b } = self.params;
         let terms: Vec<(usize, &str)> = terms

@@ -249,7 +249,10 @@ impl<'a> Ingestor<'a> {
             .clone()
             .or_else(|| self.cfg.ingest.analysis_id.clone())
             .filter(|a| !a.is_empty());
-        if let Some(a) = analysis_id.as_deref().filter(|a| !self.analyses.contains(*a)) {
+        if let Some(a) = analysis_id
+            .as_deref()
+            .filter(|a| !self.analyses.contains(*a))
+        {
             let why = format!(
                 "analysis \"{a}\" does not exist; import it first (mitra analyses import FILE)"
             );

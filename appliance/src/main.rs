@@ -811,9 +811,10 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                             None
                         }
                     };
-                    let r = mitra::analyses::import_file(&store, &cfg.data_dir, &file, force, embedder)
-                        .await
-                        .map_err(|e| AppError::Config(e.to_string()))?;
+                    let r =
+                        mitra::analyses::import_file(&store, &cfg.data_dir, &file, force, embedder)
+                            .await
+                            .map_err(|e| AppError::Config(e.to_string()))?;
                     println!(
                         "analyses v{}: {} added, {} updated, {} unchanged, {} removed{}; {} abstracts embedded",
                         r.version,
@@ -961,7 +962,11 @@ fn users_command(cfg: &Config, action: UsersCommand) -> Result<(), AppError> {
             let groups: Vec<String> = groups.into_iter().filter(|g| !g.is_empty()).collect();
             users.add(&name, &password, &groups).map_err(err)?;
             users.save(&path).map_err(err)?;
-            println!("user {name} saved in {} (groups: {})", path.display(), groups.join(","));
+            println!(
+                "user {name} saved in {} (groups: {})",
+                path.display(),
+                groups.join(",")
+            );
         }
         UsersCommand::List => {
             let rows: Vec<Vec<String>> = users

@@ -258,11 +258,23 @@ async fn scram_logins_and_scope_from_every_client() {
         let (ok, bad) = out;
         let lines: Vec<&str> = ok.lines().collect();
         assert!(lines.contains(&"tth-mumu"), "{ok}");
-        assert_eq!(lines.iter().filter(|l| **l == "tth-mumu").count(), 2, "scope kept: {ok}");
-        assert!(lines.iter().any(|l| l.starts_with("unscoped:") && *l != "unscoped:1"), "{ok}");
+        assert_eq!(
+            lines.iter().filter(|l| **l == "tth-mumu").count(),
+            2,
+            "scope kept: {ok}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("unscoped:") && *l != "unscoped:1"),
+            "{ok}"
+        );
         assert!(!bad.status.success());
         let err = String::from_utf8_lossy(&bad.stderr);
-        assert!(err.contains("password authentication failed for user \"alice\""), "{err}");
+        assert!(
+            err.contains("password authentication failed for user \"alice\""),
+            "{err}"
+        );
     } else {
         skip("psql");
     }

@@ -80,9 +80,7 @@ async fn rows(ctx: &SessionContext, sql: &str) -> Vec<Vec<String>> {
             out.push(
                 b.columns()
                     .iter()
-                    .map(|c| {
-                        datafusion::arrow::util::display::array_value_to_string(c, r).unwrap()
-                    })
+                    .map(|c| datafusion::arrow::util::display::array_value_to_string(c, r).unwrap())
                     .map(|s| if s.is_empty() { "NULL".into() } else { s })
                     .collect(),
             );
@@ -105,7 +103,9 @@ const QUERY: &str = "dominant background in the dimuon signal region";
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scope_is_a_prefilter_in_every_retrieval_function() {
     let dir = tempfile::tempdir().unwrap();
-    let (cfg, _model) = two_tier_store(dir.path()).await;
+    let (mut cfg, _model) = two_tier_store(dir.path()).await;
+    // Global statistics: a scoped call must then equal the unscoped ranking filtered.
+    cfg.bm25.scope_statistics = mitra::config::ScopeStatistics::Global;
     for ann in [false, true] {
         if ann {
             let mut store = mitra::store::Store::open(&cfg.data_dir).await.unwrap();
@@ -115,7 +115,9 @@ async fn scope_is_a_prefilter_in_every_retrieval_function() {
                 .await
                 .unwrap();
             assert!(r.built, "{r:?}");
-            assert!(mitra::dense::has_vector_index(store.chunks()).await.unwrap());
+            assert!(mitra::dense::has_vector_index(store.chunks())
+                .await
+                .unwrap());
         }
         let ctx = common::session(&cfg).await;
         let of = chunk_analyses(&ctx).await;
@@ -127,7 +129,8 @@ async fn scope_is_a_prefilter_in_every_retrieval_function() {
         }
         // The whole unscoped BM25 and exact dense rankings: a scoped call must return them
         // filtered to the scope (global statistics), k rows however many others outrank them.
-        let full = |f: &str| format!("SELECT chunk_id, score FROM {f}('{QUERY}', {total}) ORDER BY rank");
+        let full =
+            |f: &str| format!("SELECT chunk_id, score FROM {f}('{QUERY}', {total}) ORDER BY rank");
         let bm25_all = rows(&ctx, &full("bm25")).await;
         let dense_all = rows(&ctx, &full("dense")).await;
         for (analysis, &n) in sizes.iter().filter(|(a, _)| *a != "NULL") {
@@ -146,7 +149,11 @@ async fn scope_is_a_prefilter_in_every_retrieval_function() {
                     .collect();
                 assert_eq!(b, want, "bm25 k={k} scope {analysis}");
                 let d = rows(&ctx, &scoped("dense", "")).await;
-                assert_eq!(d.len(), k.min(n), "dense k={k} scope {analysis} (ann {ann})");
+                assert_eq!(
+                    d.len(),
+                    k.min(n),
+                    "dense k={k} scope {analysis} (ann {ann})"
+                );
                 assert!(d.iter().all(|r| &of[&r[0]] == analysis), "dense leaked");
                 if !ann {
                     let want: Vec<Vec<String>> = dense_all
@@ -164,6 +171,9 @@ async fn scope_is_a_prefilter_in_every_retrieval_function() {
                 assert!(h3.iter().all(|r| &of[&r[0]] == analysis), "hybrid leaked");
             }
         }
+        if !ann {
+            scope_statistics_equal_a_store_of_the_scope_alone(&cfg, dir.path()).await;
+        }
         // Two analyses at once; '*' is every analysis again.
         let two = rows(
             &ctx,
@@ -171,16 +181,82 @@ async fn scope_is_a_prefilter_in_every_retrieval_function() {
         )
         .await;
         assert_eq!(two.len(), sizes["hmumu-run2"] + sizes["hmumu-run3"]);
-        let star = rows(&ctx, &format!("SELECT chunk_id FROM dense('{QUERY}', {total}, '*')")).await;
+        let star = rows(
+            &ctx,
+            &format!("SELECT chunk_id FROM dense('{QUERY}', {total}, '*')"),
+        )
+        .await;
         assert_eq!(star.len(), total);
         // An unknown analysis is an error, not an empty result.
         let e = ctx
-            .sql(&format!("SELECT * FROM bm25('{QUERY}', 5, 'no-such-analysis')"))
+            .sql(&format!(
+                "SELECT * FROM bm25('{QUERY}', 5, 'no-such-analysis')"
+            ))
             .await
-            .err()
-            .expect("unknown scope must fail");
+            .expect_err("unknown scope must fail");
         assert_eq!(mitra::pg::classify(&e).0, "22023");
-        assert!(e.to_string().contains("analysis \"no-such-analysis\" does not exist"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("analysis \"no-such-analysis\" does not exist"),
+            "{e}"
+        );
+    }
+}
+
+/// With `bm25.scope_statistics = "scope"`, a scoped BM25 call scores exactly as BM25 over a
+/// store that holds only the scope's documents (N, document frequencies, average lengths).
+async fn scope_statistics_equal_a_store_of_the_scope_alone(cfg: &Config, root: &Path) {
+    let scope = "hmumu-run2";
+    let mut scoped_cfg = cfg.clone();
+    scoped_cfg.bm25.scope_statistics = mitra::config::ScopeStatistics::Scope;
+    let ctx = common::session(&scoped_cfg).await;
+    let alone_dir = root.join("alone");
+    let beir = alone_dir.join("beir");
+    std::fs::create_dir_all(&beir).unwrap();
+    let corpus = std::fs::read_to_string(data().join("corpus.jsonl")).unwrap();
+    let mine: String = corpus
+        .lines()
+        .filter(|l| l.contains(&format!("\"analysis_id\": \"{scope}\"")))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(mine.lines().count() > 10);
+    std::fs::write(beir.join("corpus.jsonl"), mine).unwrap();
+    let mut alone = common::config(&alone_dir.join("data"));
+    alone.chunking = cfg.chunking.clone();
+    // The same collection name, so that document ids and chunk ids agree.
+    let (mut store, mut index) = common::open(&alone).await;
+    mitra::analyses::import_file(
+        &store,
+        &alone.data_dir,
+        &data().join("analyses.jsonl"),
+        false,
+        None,
+    )
+    .await
+    .unwrap();
+    mitra::beir::ingest_corpus(&mut store, &mut index, &alone, &beir, false)
+        .await
+        .unwrap();
+    index.close_writer().unwrap();
+    drop((store, index));
+    let reference = common::session(&alone).await;
+    for q in [
+        QUERY,
+        "leading systematic uncertainty",
+        "muon pT trigger threshold 24 GeV",
+    ] {
+        let got = rows(
+            &ctx,
+            &format!("SELECT chunk_id, score FROM bm25('{q}', 20, '{scope}') ORDER BY rank"),
+        )
+        .await;
+        let want = rows(
+            &reference,
+            &format!("SELECT chunk_id, score FROM bm25('{q}', 20) ORDER BY rank"),
+        )
+        .await;
+        assert!(!want.is_empty());
+        assert_eq!(got, want, "{q}");
     }
 }
 
@@ -220,7 +296,11 @@ async fn texts(c: &tokio_postgres::Client, sql: &str) -> Vec<Vec<String>> {
 }
 
 async fn error_of(c: &tokio_postgres::Client, sql: &str) -> (String, String) {
-    let e = c.simple_query(sql).await.err().unwrap_or_else(|| panic!("{sql} must fail"));
+    let e = c
+        .simple_query(sql)
+        .await
+        .err()
+        .unwrap_or_else(|| panic!("{sql} must fail"));
     let db = e.as_db_error().unwrap_or_else(|| panic!("{sql}: {e}"));
     (db.code().code().to_string(), db.message().to_string())
 }
@@ -236,21 +316,28 @@ async fn logins_see_only_the_analyses_they_may_read() {
 
     // Wrong password and unknown user: the same 28P01.
     for (who, pw) in [(ALICE.0, "wrong"), ("mallory", "x")] {
-        let e = login(addr, (who, pw)).await.err().expect("must be refused");
+        let e = login(addr, (who, pw)).await.expect_err("must be refused");
         assert_eq!(e.code(), Some(&SqlState::INVALID_PASSWORD), "{e}");
-        let msg = e.as_db_error().map(|d| d.message().to_string()).unwrap_or_default();
-        assert_eq!(msg, format!("password authentication failed for user \"{who}\""));
+        let msg = e
+            .as_db_error()
+            .map(|d| d.message().to_string())
+            .unwrap_or_default();
+        assert_eq!(
+            msg,
+            format!("password authentication failed for user \"{who}\"")
+        );
     }
     let log_has_no_password = !std::fs::read_to_string(dir.path().join("users.toml"))
         .unwrap()
         .contains(ALICE.1);
     assert!(log_has_no_password, "the users file holds verifiers only");
 
-    let statuses: BTreeMap<String, String> = rows(&operator, "SELECT analysis_id, status FROM analyses")
-        .await
-        .into_iter()
-        .map(|r| (r[0].clone(), r[1].clone()))
-        .collect();
+    let statuses: BTreeMap<String, String> =
+        rows(&operator, "SELECT analysis_id, status FROM analyses")
+            .await
+            .into_iter()
+            .map(|r| (r[0].clone(), r[1].clone()))
+            .collect();
     let open: BTreeSet<String> = statuses
         .iter()
         .filter(|(_, s)| *s == "approved" || *s == "public")
@@ -287,12 +374,18 @@ async fn logins_see_only_the_analyses_they_may_read() {
     for t in ["analyses", "documents", "chunks"] {
         statements.push(format!("EXPLAIN SELECT * FROM {t}"));
         statements.push(format!("EXPLAIN ANALYZE SELECT count(*) FROM {t}"));
-        statements.push(format!("EXPLAIN VERBOSE SELECT * FROM {t} WHERE analysis_id <> 'x'"));
+        statements.push(format!(
+            "EXPLAIN VERBOSE SELECT * FROM {t} WHERE analysis_id <> 'x'"
+        ));
     }
     statements.push(format!("EXPLAIN SELECT * FROM bm25('{QUERY}', 10)"));
-    statements.push("SELECT * FROM pg_catalog.pg_class WHERE relname IN ('chunks', 'documents', 'analyses')".into());
+    statements.push(
+        "SELECT * FROM pg_catalog.pg_class WHERE relname IN ('chunks', 'documents', 'analyses')"
+            .into(),
+    );
     statements.push("SELECT * FROM information_schema.tables".into());
-    statements.push("SELECT * FROM information_schema.columns WHERE table_name = 'analyses'".into());
+    statements
+        .push("SELECT * FROM information_schema.columns WHERE table_name = 'analyses'".into());
     for sql in &statements {
         let out = texts(&bob, sql).await;
         let flat = format!("{out:?}");
@@ -302,24 +395,53 @@ async fn logins_see_only_the_analyses_they_may_read() {
     }
     // Counts agree with what bob may read, not with the store.
     let n = |v: Vec<Vec<String>>| v[0][0].parse::<usize>().unwrap();
-    assert_eq!(n(texts(&bob, "SELECT count(*) FROM chunks").await), readable_chunks);
-    assert_eq!(n(texts(&bob, "SELECT count(*) FROM analyses").await), open.len());
     assert_eq!(
-        n(texts(&bob, "SELECT count(*) FROM chunks WHERE analysis_id = 'tth-mumu'").await),
+        n(texts(&bob, "SELECT count(*) FROM chunks").await),
+        readable_chunks
+    );
+    assert_eq!(
+        n(texts(&bob, "SELECT count(*) FROM analyses").await),
+        open.len()
+    );
+    assert_eq!(
+        n(texts(
+            &bob,
+            "SELECT count(*) FROM chunks WHERE analysis_id = 'tth-mumu'"
+        )
+        .await),
         0
     );
     assert_eq!(
-        texts(&bob, &format!("SELECT count(*) FROM dense('{QUERY}', {total})")).await[0][0],
+        texts(
+            &bob,
+            &format!("SELECT count(*) FROM dense('{QUERY}', {total})")
+        )
+        .await[0][0],
         readable_chunks.to_string()
     );
     // The unassigned note is readable by all, but outside every scope.
-    assert_eq!(n(texts(&bob, "SELECT count(*) FROM chunks WHERE analysis_id IS NULL").await), 1);
+    assert_eq!(
+        n(texts(
+            &bob,
+            "SELECT count(*) FROM chunks WHERE analysis_id IS NULL"
+        )
+        .await),
+        1
+    );
     // A hidden analysis and a missing one fail alike, as a scope and as a call argument.
-    for shape in ["SET mitra.analysis = '{}'", "SELECT * FROM bm25('x', 5, '{}')", "SELECT * FROM hybrid('x', 5, '{}')"] {
+    for shape in [
+        "SET mitra.analysis = '{}'",
+        "SELECT * FROM bm25('x', 5, '{}')",
+        "SELECT * FROM hybrid('x', 5, '{}')",
+    ] {
         let (c1, m1) = error_of(&bob, &shape.replace("{}", "tth-mumu")).await;
         let (c2, m2) = error_of(&bob, &shape.replace("{}", "zz-none")).await;
         assert_eq!(c1, "22023", "{shape}: {m1}");
-        assert_eq!((c1, m1.replace("tth-mumu", "X")), (c2, m2.replace("zz-none", "X")), "{shape}");
+        assert_eq!(
+            (c1, m1.replace("tth-mumu", "X")),
+            (c2, m2.replace("zz-none", "X")),
+            "{shape}"
+        );
     }
 
     // alice (group hmumu) reads the hmumu drafts and reviews, not the others.
@@ -329,12 +451,21 @@ async fn logins_see_only_the_analyses_they_may_read() {
         .into_iter()
         .map(|r| r[0].clone())
         .collect();
-    assert!(hers.contains("tth-mumu") && hers.contains("hmumu-run3"), "{hers:?}");
-    assert!(!hers.contains("wprime-munu") && !hers.contains("lfv-higgs-mutau"), "{hers:?}");
+    assert!(
+        hers.contains("tth-mumu") && hers.contains("hmumu-run3"),
+        "{hers:?}"
+    );
+    assert!(
+        !hers.contains("wprime-munu") && !hers.contains("lfv-higgs-mutau"),
+        "{hers:?}"
+    );
 
     // The scope holds across statements (simple and extended protocol) and ends with the session.
     texts(&alice, "SET mitra.analysis = 'tth-mumu'").await;
-    assert_eq!(texts(&alice, "SHOW mitra.analysis").await, vec![vec!["tth-mumu".to_string()]]);
+    assert_eq!(
+        texts(&alice, "SHOW mitra.analysis").await,
+        vec![vec!["tth-mumu".to_string()]]
+    );
     for _ in 0..3 {
         let got = alice
             .query(
@@ -344,15 +475,24 @@ async fn logins_see_only_the_analyses_they_may_read() {
             .await
             .unwrap();
         assert!(!got.is_empty());
-        assert!(got.iter().all(|r| r.get::<_, Option<String>>(0).as_deref() == Some("tth-mumu")));
+        assert!(got
+            .iter()
+            .all(|r| r.get::<_, Option<String>>(0).as_deref() == Some("tth-mumu")));
     }
     // Plain tables are not filtered by the scope (only by access).
     assert!(n(texts(&alice, "SELECT count(DISTINCT analysis_id) FROM chunks").await) > 1);
     // The per-call argument overrides the session scope.
-    let star = texts(&alice, &format!("SELECT count(*) FROM dense('{QUERY}', {total}, '*')")).await;
+    let star = texts(
+        &alice,
+        &format!("SELECT count(*) FROM dense('{QUERY}', {total}, '*')"),
+    )
+    .await;
     assert!(n(star) > sizes_of(&of, "tth-mumu"));
     texts(&alice, "RESET mitra.analysis").await;
-    assert_eq!(texts(&alice, "SHOW mitra.analysis").await, vec![vec![String::new()]]);
+    assert_eq!(
+        texts(&alice, "SHOW mitra.analysis").await,
+        vec![vec![String::new()]]
+    );
     texts(&alice, "SET mitra.analysis TO 'hmumu-run2', 'hmumu-run3'").await;
     assert_eq!(
         texts(&alice, "SHOW mitra.analysis").await,
@@ -360,11 +500,17 @@ async fn logins_see_only_the_analyses_they_may_read() {
     );
     drop(alice);
     let again = login(addr, ALICE).await.unwrap();
-    assert_eq!(texts(&again, "SHOW mitra.analysis").await, vec![vec![String::new()]]);
+    assert_eq!(
+        texts(&again, "SHOW mitra.analysis").await,
+        vec![vec![String::new()]]
+    );
     // Pool resets clear it.
     texts(&again, "SET mitra.analysis = 'hmumu-run2'").await;
     texts(&again, "DISCARD ALL").await;
-    assert_eq!(texts(&again, "SHOW mitra.analysis").await, vec![vec![String::new()]]);
+    assert_eq!(
+        texts(&again, "SHOW mitra.analysis").await,
+        vec![vec![String::new()]]
+    );
 }
 
 fn sizes_of(of: &BTreeMap<String, String>, analysis: &str) -> usize {
@@ -412,14 +558,25 @@ async fn analyses_import_and_ingest_rules() {
         .await
         .unwrap();
     assert_eq!((rep.added, rep.failed), (2, 1), "{:?}", rep.errors);
-    assert!(rep.errors[0].contains("analysis \"ghost\" does not exist"), "{:?}", rep.errors);
+    assert!(
+        rep.errors[0].contains("analysis \"ghost\" does not exist"),
+        "{:?}",
+        rep.errors
+    );
     index.close_writer().unwrap();
     drop((store, index));
     let ctx = common::session(&cfg).await;
     let (store, index) = common::open(&cfg).await;
     assert_eq!(
-        rows(&ctx, "SELECT doc_id, analysis_id FROM documents ORDER BY doc_id").await,
-        vec![vec!["d1".to_string(), "a".into()], vec!["d3".into(), "NULL".into()]]
+        rows(
+            &ctx,
+            "SELECT doc_id, analysis_id FROM documents ORDER BY doc_id"
+        )
+        .await,
+        vec![
+            vec!["d1".to_string(), "a".into()],
+            vec!["d3".into(), "NULL".into()]
+        ]
     );
     assert_eq!(
         rows(&ctx, "SELECT analysis_id FROM chunks WHERE doc_id = 'd1'").await,
@@ -432,7 +589,13 @@ async fn analyses_import_and_ingest_rules() {
         .await
         .unwrap_err();
     assert!(e.to_string().contains("a (1 documents)"), "{e}");
-    assert_eq!(mitra::analyses::read_analyses(&cfg.data_dir).await.unwrap().len(), 2);
+    assert_eq!(
+        mitra::analyses::read_analyses(&cfg.data_dir)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
     let r = mitra::analyses::import_file(&store, &cfg.data_dir, &file, true, None)
         .await
         .unwrap();
@@ -453,7 +616,13 @@ async fn analyses_import_and_ingest_rules() {
             .unwrap_err();
         assert!(e.to_string().contains(why), "{bad}: {e}");
     }
-    assert_eq!(mitra::analyses::read_analyses(&cfg.data_dir).await.unwrap().len(), 1);
+    assert_eq!(
+        mitra::analyses::read_analyses(&cfg.data_dir)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
     drop((store, index));
 }
 
@@ -494,16 +663,36 @@ async fn ask_confirms_the_analysis_then_stays_inside_it() {
     let cited = |block: &str| -> BTreeSet<String> {
         block
             .lines()
-            .filter_map(|l| l.rsplit_once('(').map(|(_, id)| id.trim_end_matches(')').to_string()))
+            .filter_map(|l| {
+                l.rsplit_once('(')
+                    .map(|(_, id)| id.trim_end_matches(')').to_string())
+            })
             .filter(|id| of.contains_key(id))
             .map(|id| of[&id].clone())
             .collect()
     };
     // blocks[0]: first question's answer, [1]: "Which trigger" inside the scope.
-    assert_eq!(cited(blocks[0]), BTreeSet::from([second.clone()]), "{}", blocks[0]);
-    assert_eq!(cited(blocks[1]), BTreeSet::from([second.clone()]), "{}", blocks[1]);
+    assert_eq!(
+        cited(blocks[0]),
+        BTreeSet::from([second.clone()]),
+        "{}",
+        blocks[0]
+    );
+    assert_eq!(
+        cited(blocks[1]),
+        BTreeSet::from([second.clone()]),
+        "{}",
+        blocks[1]
+    );
     // [2] ":scope", [3] ":all", [4] the question over every analysis.
     assert!(blocks[3].contains("Searching every analysis"), "{out}");
-    assert!(cited(blocks[4]).len() > 1, "':all' searches every analysis: {}", blocks[4]);
-    assert!(out.matches("Which analysis is this about?").count() == 2, "{out}");
+    assert!(
+        cited(blocks[4]).len() > 1,
+        "':all' searches every analysis: {}",
+        blocks[4]
+    );
+    assert!(
+        out.matches("Which analysis is this about?").count() == 2,
+        "{out}"
+    );
 }

@@ -30,9 +30,28 @@ thread_local! {
 pub struct DocFilter<'a> {
     /// Whether document `(segment ordinal, doc id)` may be returned.
     pub keep: &'a dyn Fn(u32, u32) -> bool,
-    /// The documents N, document frequencies and average lengths are computed over (`None`:
+    /// The subset N, document frequencies and average lengths are computed over (`None`:
     /// the whole collection, as without a filter).
-    pub stats: Option<&'a dyn Fn(u32, u32) -> bool>,
+    pub stats: Option<SubsetStats<'a>>,
+}
+
+/// Collection statistics of a subset of the documents.
+pub struct SubsetStats<'a> {
+    /// Whether a document is in the subset (document frequencies count these).
+    pub member: &'a dyn Fn(u32, u32) -> bool,
+    /// Documents in the subset (deleted ones included, as in the whole-collection N).
+    pub docs: u64,
+    /// Token total per scored field over the subset.
+    pub tokens: Vec<f64>,
+}
+
+impl SubsetStats<'_> {
+    fn avgdl(&self) -> Vec<f32> {
+        self.tokens
+            .iter()
+            .map(|t| ((t / self.docs.max(1) as f64) as f32).max(f32::MIN_POSITIVE))
+            .collect()
+    }
 }
 
 /// Per-searcher statistics and open length columns, reusable across queries of one searcher.
@@ -79,6 +98,31 @@ impl ScoringStats {
     }
 }
 
+impl ScoringStats {
+    /// Per group: documents and token totals per field, where `group(segment, doc)` assigns
+    /// every document (deleted ones included) a group below `groups`. Sums of these give the
+    /// [`SubsetStats`] of any union of groups without another pass over the documents.
+    pub fn group_totals(
+        &self,
+        groups: usize,
+        group: impl Fn(u32, u32) -> usize,
+    ) -> Vec<(u64, Vec<f64>)> {
+        let fields = self.avgdl.len();
+        let mut out = vec![(0u64, vec![0f64; fields]); groups];
+        for (seg, per_field) in self.lens.iter().enumerate() {
+            let docs = per_field.first().map_or(0, |l| l.len());
+            for doc in 0..docs {
+                let g = &mut out[group(seg as u32, doc as u32)];
+                g.0 += 1;
+                for (f, lens) in per_field.iter().enumerate() {
+                    g.1[f] += f64::from(lens[doc]);
+                }
+            }
+        }
+        out
+    }
+}
+
 /// The top `k` documents for `terms` (index into `fields`, term text); duplicates count twice.
 /// Candidates tied with the k-th score are all returned so that callers can break ties exactly.
 /// `stats` must come from the same searcher. With `filter`, only kept documents are scored.
@@ -91,11 +135,7 @@ pub fn top_k(
     k: usize,
     filter: Option<&DocFilter<'_>>,
 ) -> tantivy::Result<Vec<(f32, DocAddress)>> {
-    let scoped = filter.and_then(|f| f.stats);
-    let (total_docs, avgdl) = match scoped {
-        Some(f) => scoped_collection_stats(searcher, stats, f),
-        None => (stats.total_docs, stats.avgdl.clone()),
-    };
+    let (total_docs, avgdl) = (stats.total_docs, &stats.avgdl);
     if total_docs == 0 || k == 0 || terms.is_empty() {
         return Ok(Vec::new());
     }
@@ -112,6 +152,9 @@ pub fn top_k(
             None => unique.push((fi, text, 1.0)),
         }
     }
+    if let Some(f) = filter {
+        return top_k_filtered(searcher, stats, fields, &unique, (k1, b), k, f);
+    }
     for (fi, text, times) in &unique {
         let term = Term::from_field_text(fields[*fi].field, text);
         let mut per_seg = Vec::with_capacity(segments.len());
@@ -120,14 +163,7 @@ pub fn top_k(
             let ti = seg
                 .inverted_index(fields[*fi].field)?
                 .get_term_info(&term)?;
-            df += match (scoped, &ti) {
-                (_, None) => 0,
-                (None, Some(t)) => u64::from(t.doc_freq),
-                (Some(f), Some(t)) => {
-                    let seg_ord = per_seg.len() as u32;
-                    kept_postings(seg, fields[*fi].field, t, |d| f(seg_ord, d))?
-                }
-            };
+            df += ti.as_ref().map_or(0, |t| u64::from(t.doc_freq));
             per_seg.push(ti);
         }
         if df == 0 {
@@ -206,51 +242,87 @@ pub fn top_k(
     Ok(candidates)
 }
 
-/// N and average field lengths over the documents `keep` accepts (deleted ones included, as in the
-/// unfiltered statistics).
-fn scoped_collection_stats(
+/// [`top_k`] with a filter: one pass over each term's postings counts its document frequency
+/// (over the statistics subset, when there is one) and gathers the kept documents; only those
+/// are scored, with the same arithmetic in the same term order as the unfiltered path.
+fn top_k_filtered(
     searcher: &Searcher,
     stats: &ScoringStats,
-    keep: &dyn Fn(u32, u32) -> bool,
-) -> (u64, Vec<f32>) {
-    let mut n = 0u64;
-    let mut tokens = vec![0f64; stats.avgdl.len()];
-    for (seg_ord, seg) in searcher.segment_readers().iter().enumerate() {
-        for doc in 0..seg.max_doc() {
-            if keep(seg_ord as u32, doc) {
-                n += 1;
-                for (fi, t) in tokens.iter_mut().enumerate() {
-                    *t += f64::from(stats.lens[seg_ord][fi][doc as usize]);
+    fields: &[ScoredField],
+    unique: &[(usize, &str, f32)],
+    (k1, b): (f32, f32),
+    k: usize,
+    filter: &DocFilter<'_>,
+) -> tantivy::Result<Vec<(f32, DocAddress)>> {
+    let sub = filter.stats.as_ref();
+    let (total_docs, avgdl) = match sub {
+        Some(s) => (s.docs, s.avgdl()),
+        None => (stats.total_docs, stats.avgdl.clone()),
+    };
+    if total_docs == 0 {
+        return Ok(Vec::new());
+    }
+    let segments = searcher.segment_readers();
+    // Per term: its field, weight, and the kept postings (segment, doc, tf).
+    let mut gathered: Vec<(usize, f32, Vec<(u32, u32, u32)>)> = Vec::with_capacity(unique.len());
+    for (fi, text, times) in unique {
+        let field = fields[*fi].field;
+        let term = Term::from_field_text(field, text);
+        let mut df = 0u64;
+        let mut kept = Vec::new();
+        for (seg_ord, seg) in segments.iter().enumerate() {
+            let seg_ord = seg_ord as u32;
+            let Some(ti) = seg.inverted_index(field)?.get_term_info(&term)? else {
+                continue;
+            };
+            if sub.is_none() {
+                df += u64::from(ti.doc_freq);
+            }
+            let alive = seg.alive_bitset();
+            let mut block = seg
+                .inverted_index(field)?
+                .read_block_postings_from_terminfo(&ti, IndexRecordOption::WithFreqs)?;
+            loop {
+                let docs = block.docs();
+                if docs.is_empty() {
+                    break;
                 }
+                for (&doc, &tf) in docs.iter().zip(block.freqs()) {
+                    if sub.is_some_and(|s| (s.member)(seg_ord, doc)) {
+                        df += 1;
+                    }
+                    if (filter.keep)(seg_ord, doc) && alive.is_none_or(|a| a.is_alive(doc)) {
+                        kept.push((seg_ord, doc, tf));
+                    }
+                }
+                block.advance();
             }
         }
-    }
-    let avgdl = tokens
-        .iter()
-        .map(|t| ((t / n.max(1) as f64) as f32).max(f32::MIN_POSITIVE))
-        .collect();
-    (n, avgdl)
-}
-
-/// How many documents of a term's postings in one segment `keep` accepts.
-fn kept_postings(
-    seg: &tantivy::SegmentReader,
-    field: Field,
-    ti: &tantivy::postings::TermInfo,
-    keep: impl Fn(u32) -> bool,
-) -> tantivy::Result<u64> {
-    let mut block = seg
-        .inverted_index(field)?
-        .read_block_postings_from_terminfo(ti, IndexRecordOption::Basic)?;
-    let mut n = 0u64;
-    loop {
-        let docs = block.docs();
-        if docs.is_empty() {
-            return Ok(n);
+        if df == 0 {
+            continue;
         }
-        n += docs.iter().filter(|&&d| keep(d)).count() as u64;
-        block.advance();
+        let x = total_docs.saturating_sub(df) as f32 + 0.5;
+        gathered.push((*fi, times * (1.0 + x / (df as f32 + 0.5)).ln(), kept));
     }
+    let mut scores: std::collections::HashMap<(u32, u32), f32> = Default::default();
+    for (fi, idf, kept) in &gathered {
+        let (c1, c2) = (k1 * (1.0 - b), k1 * b / avgdl[*fi]);
+        for &(seg, doc, tf) in kept {
+            let tf = tf as f32;
+            let norm = c1 + c2 * stats.lens[seg as usize][*fi][doc as usize];
+            *scores.entry((seg, doc)).or_insert(0.0) += idf * tf / (tf + norm);
+        }
+    }
+    let mut candidates: Vec<(f32, DocAddress)> = scores
+        .into_iter()
+        .map(|((seg, doc), s)| (s, DocAddress::new(seg, doc)))
+        .collect();
+    candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+    // Everything tied with the k-th score stays: the caller breaks ties exactly.
+    if let Some(&(kth, _)) = candidates.get(k.saturating_sub(1)) {
+        candidates.retain(|c| c.0 >= kth);
+    }
+    Ok(candidates)
 }
 
 /// f32 ordered by `total_cmp`, for the heap.

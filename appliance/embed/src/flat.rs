@@ -137,7 +137,12 @@ mod tests {
         assert!(got.iter().all(|h| h.row != 7));
         // Filtered: only even rows, still 10 of them, in the order of the full sort.
         let even = top_k_where(&m, dim, &q, 10, |r| r % 2 == 0);
-        let expect: Vec<u32> = all.iter().map(|h| h.row).filter(|r| r % 2 == 0).take(10).collect();
+        let expect: Vec<u32> = all
+            .iter()
+            .map(|h| h.row)
+            .filter(|r| r % 2 == 0)
+            .take(10)
+            .collect();
         assert_eq!(even.iter().map(|h| h.row).collect::<Vec<_>>(), expect);
         // Ties: equal scores rank the lower row first.
         let t = top_k(&[1.0, 1.0, 1.0], 1, &[1.0], 2);

@@ -141,7 +141,12 @@ impl CatalogSnapshot {
             Vec::new()
         } else {
             self.index
-                .search_scoped(terms, depth, &|a| a.is_some_and(may), Some(&|a| a.is_some_and(may)))?
+                .search_scoped(
+                    terms,
+                    depth,
+                    &|a| a.is_some_and(may),
+                    Some(&|a| a.is_some_and(may)),
+                )?
                 .into_iter()
                 .map(|h| h.chunk_id)
                 .collect()
@@ -185,7 +190,13 @@ impl CatalogSnapshot {
 struct State {
     ds: Option<Dataset>,
     snap: Option<Arc<CatalogSnapshot>>,
+    /// When the table's latest version was last looked up.
+    checked: Option<std::time::Instant>,
 }
+
+/// How long a snapshot is used before the table's latest version is looked up again: a new
+/// import (a status or group change included) is seen within this time.
+const RECHECK: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// The `analyses` table of a data directory as the server sees it: reloaded when a new
 /// version is committed (by `mitra analyses import` in another process).
@@ -223,6 +234,11 @@ impl AnalysisCatalog {
     async fn refresh(&self) -> Result<Arc<CatalogSnapshot>, AnalysesError> {
         let (ds, snap) = {
             let st = self.state.lock().expect("catalog lock");
+            if let (Some(s), Some(t)) = (&st.snap, st.checked) {
+                if t.elapsed() < RECHECK {
+                    return Ok(s.clone());
+                }
+            }
             (st.ds.clone(), st.snap.clone())
         };
         let ds = match ds {
@@ -245,6 +261,9 @@ impl AnalysisCatalog {
             ds.checkout_latest().await?;
         }
         if let Some(s) = snap.filter(|s| s.version == ds.version().version) {
+            let mut st = self.state.lock().expect("catalog lock");
+            st.ds = Some(ds);
+            st.checked = Some(std::time::Instant::now());
             return Ok(s);
         }
         let (rows, meta) = read_dataset(&ds).await?;
@@ -254,10 +273,15 @@ impl AnalysisCatalog {
             meta,
             self.opts,
         )?);
-        tracing::debug!(version = s.version, analyses = s.rows.len(), "analyses catalog loaded");
+        tracing::debug!(
+            version = s.version,
+            analyses = s.rows.len(),
+            "analyses catalog loaded"
+        );
         let mut st = self.state.lock().expect("catalog lock");
         st.ds = Some(ds);
         st.snap = Some(s.clone());
+        st.checked = Some(std::time::Instant::now());
         Ok(s)
     }
 

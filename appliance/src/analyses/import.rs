@@ -86,16 +86,26 @@ pub fn read_file(path: &Path) -> Result<Vec<Analysis>, AnalysesError> {
             ));
         }
         if !seen.insert(l.analysis_id.clone()) {
-            return Err(invalid(n, format!("analysis_id {:?} appears twice", l.analysis_id)));
+            return Err(invalid(
+                n,
+                format!("analysis_id {:?} appears twice", l.analysis_id),
+            ));
         }
         if l.title.trim().is_empty() || l.title.len() > MAX_TITLE {
             return Err(invalid(n, format!("title must be 1-{MAX_TITLE} bytes")));
         }
         if l.abstract_text.trim().is_empty() || l.abstract_text.len() > MAX_ABSTRACT {
-            return Err(invalid(n, format!("abstract must be 1-{MAX_ABSTRACT} bytes")));
+            return Err(invalid(
+                n,
+                format!("abstract must be 1-{MAX_ABSTRACT} bytes"),
+            ));
         }
         let status: Status = l.status.parse().map_err(|m| invalid(n, m))?;
-        if let Some(g) = l.groups.iter().find(|g| !mitra_auth::UsersFile::valid_group(g)) {
+        if let Some(g) = l
+            .groups
+            .iter()
+            .find(|g| !mitra_auth::UsersFile::valid_group(g))
+        {
             return Err(invalid(n, format!("group {g:?} is not valid")));
         }
         if status.restricted() && l.groups.is_empty() {

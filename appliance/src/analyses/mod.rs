@@ -68,5 +68,6 @@ pub fn valid_id(id: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
         && id.len() <= 128
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
+        && chars
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
 }

@@ -5,8 +5,7 @@ use std::sync::Arc;
 
 use arrow::array::{Array, AsArray, ListBuilder, StringBuilder};
 use arrow_array::{
-    ArrayRef, FixedSizeListArray, Float32Array, RecordBatch, StringArray,
-    TimestampMicrosecondArray,
+    ArrayRef, FixedSizeListArray, Float32Array, RecordBatch, StringArray, TimestampMicrosecondArray,
 };
 use arrow_schema::{Field, Schema};
 use futures::TryStreamExt;
@@ -48,8 +47,11 @@ impl Analysis {
 }
 
 fn list(values: impl Iterator<Item = Vec<String>>) -> ArrayRef {
-    let mut b = ListBuilder::new(StringBuilder::new())
-        .with_field(Arc::new(Field::new("item", arrow_schema::DataType::Utf8, true)));
+    let mut b = ListBuilder::new(StringBuilder::new()).with_field(Arc::new(Field::new(
+        "item",
+        arrow_schema::DataType::Utf8,
+        true,
+    )));
     for v in values {
         for s in v {
             b.values().append_value(s);
@@ -60,17 +62,26 @@ fn list(values: impl Iterator<Item = Vec<String>>) -> ArrayRef {
 }
 
 /// The batch that writes `rows` (with vectors of `meta`'s size when given).
-pub fn batch(rows: &[Analysis], meta: Option<&EmbeddingMeta>) -> Result<RecordBatch, AnalysesError> {
+pub fn batch(
+    rows: &[Analysis],
+    meta: Option<&EmbeddingMeta>,
+) -> Result<RecordBatch, AnalysesError> {
     let base = ANALYSES.arrow_schema();
     let mut fields: Vec<Field> = base.fields().iter().map(|f| f.as_ref().clone()).collect();
     let mut cols: Vec<ArrayRef> = vec![
-        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.id.as_str()))),
-        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.title.as_str()))),
+        Arc::new(StringArray::from_iter_values(
+            rows.iter().map(|r| r.id.as_str()),
+        )),
+        Arc::new(StringArray::from_iter_values(
+            rows.iter().map(|r| r.title.as_str()),
+        )),
         Arc::new(StringArray::from_iter_values(
             rows.iter().map(|r| r.abstract_text.as_str()),
         )),
         list(rows.iter().map(|r| r.tags.clone())),
-        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.status.as_str()))),
+        Arc::new(StringArray::from_iter_values(
+            rows.iter().map(|r| r.status.as_str()),
+        )),
         list(rows.iter().map(|r| r.groups.clone())),
         Arc::new(
             TimestampMicrosecondArray::from_iter_values(rows.iter().map(|r| r.updated_at))
@@ -105,7 +116,10 @@ fn strings(a: &dyn Array, i: usize) -> Vec<String> {
     }
     let v = l.value(i);
     let s = v.as_string::<i32>();
-    (0..s.len()).filter(|&j| s.is_valid(j)).map(|j| s.value(j).to_string()).collect()
+    (0..s.len())
+        .filter(|&j| s.is_valid(j))
+        .map(|j| s.value(j).to_string())
+        .collect()
 }
 
 /// Every row of a dataset, with the embedding metadata if it has vectors.
@@ -125,7 +139,15 @@ pub async fn read_dataset(
     ANALYSES
         .check(&schema)
         .map_err(|m| AnalysesError::Store(crate::store::StoreError::Schema(m)))?;
-    let mut cols = vec!["analysis_id", "title", "abstract", "tags", "status", "groups", "updated_at"];
+    let mut cols = vec![
+        "analysis_id",
+        "title",
+        "abstract",
+        "tags",
+        "status",
+        "groups",
+        "updated_at",
+    ];
     if meta.is_some() {
         cols.push(EMBEDDING_COLUMN);
     }

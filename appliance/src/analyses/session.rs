@@ -104,7 +104,10 @@ impl Visibility {
     /// valid analysis ids (no quotes), checked at import and when a scope is set.
     pub fn lance_predicate(&self) -> Option<String> {
         let quoted = |ids: &mut dyn Iterator<Item = &String>| {
-            let v: Vec<String> = ids.filter(|i| valid_id(i)).map(|i| format!("'{i}'")).collect();
+            let v: Vec<String> = ids
+                .filter(|i| valid_id(i))
+                .map(|i| format!("'{i}'"))
+                .collect();
             if v.is_empty() {
                 "analysis_id IS NULL AND analysis_id IS NOT NULL".to_string()
             } else {
@@ -119,7 +122,10 @@ impl Visibility {
             (None, Some(r)) => {
                 let mut ids: Vec<&String> = r.iter().collect();
                 ids.sort();
-                Some(format!("(analysis_id IS NULL OR {})", quoted(&mut ids.into_iter())))
+                Some(format!(
+                    "(analysis_id IS NULL OR {})",
+                    quoted(&mut ids.into_iter())
+                ))
             }
             (None, None) => None,
         }
@@ -138,8 +144,14 @@ mod tests {
             parse_scope("a, b,a").unwrap(),
             Some(vec!["a".to_string(), "b".to_string()])
         );
-        assert!(matches!(parse_scope("a,'b"), Err(AnalysesError::Unknown(_))));
-        assert!(matches!(parse_scope("a,,b"), Err(AnalysesError::Unknown(_))));
+        assert!(matches!(
+            parse_scope("a,'b"),
+            Err(AnalysesError::Unknown(_))
+        ));
+        assert!(matches!(
+            parse_scope("a,,b"),
+            Err(AnalysesError::Unknown(_))
+        ));
         let readable: HashSet<String> = ["a".to_string(), "b".to_string()].into();
         let v = Visibility {
             readable: Some(Arc::new(readable)),
@@ -161,6 +173,8 @@ mod tests {
             scope: None,
         };
         assert!(none.allows(None) && !none.allows(Some("a")));
-        assert!(Visibility::all().allows(Some("zzz")) && Visibility::all().lance_predicate().is_none());
+        assert!(
+            Visibility::all().allows(Some("zzz")) && Visibility::all().lance_predicate().is_none()
+        );
     }
 }

@@ -104,11 +104,7 @@ impl VectorSearch {
         vis: &Visibility,
     ) -> Result<Vec<DenseHit>, DenseError> {
         let v = self.embedder.embed_query_blocking(query)?;
-        let me = self.clone();
-        let vis = vis.clone();
-        self.embedder
-            .worker()
-            .call(move |rt| rt.block_on(me.search_on_worker(v, k, &vis)))?
+        self.search_vector_visible_blocking(v, k, vis)
     }
 
     /// The `k` chunks nearest to a query vector, best first.
@@ -117,10 +113,21 @@ impl VectorSearch {
         query: Vec<f32>,
         k: usize,
     ) -> Result<Vec<DenseHit>, DenseError> {
+        self.search_vector_visible_blocking(query, k, &Visibility::all())
+    }
+
+    /// The `k` chunks nearest to a query vector among those `vis` allows, best first.
+    pub fn search_vector_visible_blocking(
+        &self,
+        query: Vec<f32>,
+        k: usize,
+        vis: &Visibility,
+    ) -> Result<Vec<DenseHit>, DenseError> {
         let me = self.clone();
+        let vis = vis.clone();
         self.embedder
             .worker()
-            .call(move |rt| rt.block_on(me.search_on_worker(query, k, &Visibility::all())))?
+            .call(move |rt| rt.block_on(me.search_on_worker(query, k, &vis)))?
     }
 
     async fn refresh(&self) -> Result<(Dataset, Arc<Snapshot>), DenseError> {

@@ -124,8 +124,11 @@ async fn run(ctx: &SessionContext, statement: &Statement) -> Option<PgWireResult
                 Ok(s) => s,
                 Err(e) => return Some(Err(user_error(e))),
             };
-            if let (Some(ids), Some(catalog)) = (&scope, config.get_extension::<AnalysisCatalog>()) {
-                let principal = access.as_ref().map_or(Principal::Operator, |a| a.principal());
+            if let (Some(ids), Some(catalog)) = (&scope, config.get_extension::<AnalysisCatalog>())
+            {
+                let principal = access
+                    .as_ref()
+                    .map_or(Principal::Operator, |a| a.principal());
                 if let Err(e) = catalog.check_scope(&principal, ids).await {
                     return Some(Err(user_error(e)));
                 }

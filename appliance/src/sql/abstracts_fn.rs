@@ -85,7 +85,11 @@ impl AbstractsFunction {
         }
         let query = args::query_text(NAME, &vals[0], &self.limits)?;
         let k = args::count(NAME, "k", &vals[1], &self.limits)?;
-        let mut w = (self.defaults.w_dense, self.defaults.w_sparse, self.defaults.rrf_k);
+        let mut w = (
+            self.defaults.w_dense,
+            self.defaults.w_sparse,
+            self.defaults.rrf_k,
+        );
         if let Some(v) = vals.get(2) {
             w.0 = args::weight(NAME, "w_dense", v)?;
         }
@@ -101,7 +105,10 @@ impl AbstractsFunction {
         };
         // Tier 1 ranks what the user may read; the session scope does not apply (it is what
         // tier 1 helps choose).
-        let vis = self.catalog.visibility(a.session(), Some(None)).map_err(analyses)?;
+        let vis = self
+            .catalog
+            .visibility(a.session(), Some(None))
+            .map_err(analyses)?;
         let snap = self.catalog.snapshot_blocking().map_err(analyses)?;
         let terms = self.index.analyzer().terms(&query);
         // The question's vector, when the encoder that embedded the abstracts is loaded.
@@ -161,7 +168,9 @@ impl TableProvider for AbstractsTable {
                 Arc::new(StringArray::from_iter_values(
                     rows.iter().map(|r| r.analysis_id.as_str()),
                 )),
-                Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.title.as_str()))),
+                Arc::new(StringArray::from_iter_values(
+                    rows.iter().map(|r| r.title.as_str()),
+                )),
                 Arc::new(StringArray::from_iter_values(
                     rows.iter().map(|r| r.status.as_str()),
                 )),

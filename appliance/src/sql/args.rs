@@ -240,9 +240,9 @@ pub fn scope(function: &'static str, v: &ScalarValue) -> Result<Option<Vec<Strin
 /// Whether a value is text that is not a number (a scope, where a weight could also stand).
 pub fn is_scope_text(v: &ScalarValue) -> bool {
     match v {
-        ScalarValue::Utf8(Some(s)) | ScalarValue::LargeUtf8(Some(s)) | ScalarValue::Utf8View(Some(s)) => {
-            s.trim().parse::<f64>().is_err()
-        }
+        ScalarValue::Utf8(Some(s))
+        | ScalarValue::LargeUtf8(Some(s))
+        | ScalarValue::Utf8View(Some(s)) => s.trim().parse::<f64>().is_err(),
         _ => false,
     }
 }

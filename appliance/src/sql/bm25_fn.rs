@@ -14,9 +14,9 @@ use datafusion::physical_plan::ExecutionPlan;
 
 use super::args::{self, Arg};
 use super::error::SqlFnError;
+use crate::analyses::{AnalysisCatalog, Visibility};
 use crate::analyzer::Stream;
 use crate::config::LimitsConfig;
-use crate::analyses::{AnalysisCatalog, Visibility};
 use crate::index::Bm25Index;
 
 const NAME: &str = "bm25";
@@ -90,13 +90,13 @@ impl Bm25Function {
         let scope = vals.get(2).map(|v| args::scope(NAME, v)).transpose()?;
         let query = args::query_text(NAME, q, &self.limits)?;
         let k = args::count(NAME, "k", k, &self.limits)?;
-        let vis = self
-            .catalog
-            .visibility(session, scope)
-            .map_err(|source| SqlFnError::Analyses {
-                function: NAME,
-                source,
-            })?;
+        let vis =
+            self.catalog
+                .visibility(session, scope)
+                .map_err(|source| SqlFnError::Analyses {
+                    function: NAME,
+                    source,
+                })?;
         let terms = self.index.analyzer().terms(&query);
         if terms.is_empty() {
             return Err(SqlFnError::InvalidArgument {
@@ -144,7 +144,7 @@ pub fn search(
     // a scoped call uses its scope's statistics when `scoped_stats`, else the readable ones.
     let readable = |a: Option<&str>| a.is_none_or(|a| vis.readable(a));
     let allows = |a: Option<&str>| vis.allows(a);
-    let stats: Option<&dyn Fn(Option<&str>) -> bool> = match (&vis.scope, &vis.readable) {
+    let stats: Option<crate::index::AnalysisPredicate<'_>> = match (&vis.scope, &vis.readable) {
         (Some(_), _) if scoped_stats => Some(&allows),
         (_, Some(_)) => Some(&readable),
         (_, None) => None,

@@ -19,9 +19,9 @@ use datafusion::physical_plan::ExecutionPlan;
 use super::args::{self, Arg};
 use super::bm25_fn::RankedTable;
 use super::error::SqlFnError;
+use crate::analyses::AnalysisCatalog;
 use crate::config::{HybridConfig, LimitsConfig};
 use crate::dense::{DenseError, VectorSearch};
-use crate::analyses::AnalysisCatalog;
 use crate::index::Bm25Index;
 
 /// One ranked row: chunk id, document id, score.

@@ -7,11 +7,11 @@ use std::sync::Arc;
 use arrow_schema::SchemaRef;
 use async_trait::async_trait;
 use datafusion::catalog::{Session, TableProvider};
+use datafusion::common::DFSchema;
+use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::TableType;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::{Expr, TableProviderFilterPushDown};
-use datafusion::common::DFSchema;
-use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::physical_expr::{create_physical_expr, expressions::Column, PhysicalExpr};
 use datafusion::physical_plan::filter::FilterExec;
 use datafusion::physical_plan::limit::LocalLimitExec;
@@ -92,7 +92,11 @@ impl LiveLanceTable {
             if !self.path.join("_versions").exists() {
                 return Ok(None);
             }
-            let ds = Arc::new(Dataset::open(&self.path.to_string_lossy()).await.map_err(ext)?);
+            let ds = Arc::new(
+                Dataset::open(&self.path.to_string_lossy())
+                    .await
+                    .map_err(ext)?,
+            );
             *cur = Some(ds.clone());
             return Ok(Some(ds));
         };
@@ -126,8 +130,9 @@ impl TableProvider for LiveLanceTable {
         filters: &[&Expr],
     ) -> Result<Vec<TableProviderFilterPushDown>> {
         match self.current.try_lock() {
-            Ok(ds) if ds.is_some() => Self::provider(ds.clone().expect("checked"))
-                .supports_filters_pushdown(filters),
+            Ok(ds) if ds.is_some() => {
+                Self::provider(ds.clone().expect("checked")).supports_filters_pushdown(filters)
+            }
             _ => Ok(vec![
                 TableProviderFilterPushDown::Unsupported;
                 filters.len()
