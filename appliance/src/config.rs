@@ -494,6 +494,13 @@ impl Config {
         if !(h.rrf_k >= 0.0 && h.rrf_k.is_finite()) || h.depth == 0 {
             return bad("hybrid.rrf_k must be >= 0 and hybrid.depth at least 1");
         }
+        let a = &self.abstracts;
+        if ![a.w_dense, a.w_sparse, a.rrf_k]
+            .iter()
+            .all(|x| x.is_finite() && *x >= 0.0)
+        {
+            return bad("abstracts.w_dense, w_sparse and rrf_k must be finite numbers >= 0");
+        }
         let p = &self.plugins;
         if p.memory_mb == 0 || p.timeout_ms == 0 || p.max_output_mb == 0 || p.max_response_mb == 0 {
             return bad("plugins.memory_mb, timeout_ms, max_output_mb and max_response_mb must be at least 1");

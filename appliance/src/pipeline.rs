@@ -198,11 +198,12 @@ impl Plugins<'_> {
             })
             .collect();
         let meta: BTreeMap<String, String> = d.metadata.iter().cloned().collect();
-        let analysis_id = src.analysis_id.clone().or_else(|| {
-            meta.get("analysis-id")
-                .or_else(|| meta.get("analysis_id"))
-                .cloned()
-        });
+        // The most specific wins: the document's own metadata, then the source's analysis.
+        let analysis_id = meta
+            .get("analysis-id")
+            .or_else(|| meta.get("analysis_id"))
+            .cloned()
+            .or_else(|| src.analysis_id.clone());
         let text = blocks
             .iter()
             .map(|b| b.text.as_str())

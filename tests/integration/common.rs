@@ -65,6 +65,24 @@ pub async fn open(cfg: &Config) -> (Store, Bm25Index) {
     (store, index)
 }
 
+/// Imports public analyses with these ids (documents may name only existing analyses).
+pub async fn import_analyses(store: &Store, cfg: &Config, ids: &[&str]) {
+    let file = cfg.data_dir.join("test-analyses.jsonl");
+    std::fs::create_dir_all(&cfg.data_dir).unwrap();
+    let lines: String = ids
+        .iter()
+        .map(|id| {
+            serde_json::json!({"analysis_id": id, "title": format!("Analysis {id}"), "abstract": "A test analysis.", "status": "public"})
+                .to_string()
+                + "\n"
+        })
+        .collect();
+    std::fs::write(&file, lines).unwrap();
+    mitra::analyses::import_file(store, &cfg.data_dir, &file, false, None)
+        .await
+        .unwrap();
+}
+
 /// A store holding the demo notes.
 pub async fn demo_store(dir: &Path) -> Config {
     demo_store_with(dir, config(dir)).await

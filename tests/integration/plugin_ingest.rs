@@ -46,6 +46,8 @@ async fn dir_source_versions_tombstones_and_runs() {
     let src = source("notes", "dir-crawler", &docs.path().to_string_lossy());
 
     let (mut store, mut index) = common::open(&cfg).await;
+
+    common::import_analyses(&store, &cfg, &["HIG-26-001"]).await;
     let r = mitra::pipeline::ingest_source(&mut store, &mut index, &cfg, &host, &src, false)
         .await
         .unwrap();
@@ -239,6 +241,7 @@ async fn failing_documents_do_not_abort_a_run() {
     let host = PluginHost::new(&cfg).unwrap();
     let src = source("mixed", "dir-crawler", &docs.path().to_string_lossy());
     let (mut store, mut index) = common::open(&cfg).await;
+    common::import_analyses(&store, &cfg, &["HIG-26-001"]).await;
     let r = mitra::pipeline::ingest_source(&mut store, &mut index, &cfg, &host, &src, false)
         .await
         .unwrap();
@@ -328,6 +331,7 @@ async fn http_index_crawler_sends_the_granted_cookie() {
     {
         let host = PluginHost::new(&cfg).unwrap();
         let (mut store, mut index) = common::open(&cfg).await;
+        common::import_analyses(&store, &cfg, &["HIG-26-001"]).await;
         let r = mitra::pipeline::ingest_source(&mut store, &mut index, &cfg, &host, &src, false)
             .await
             .unwrap();
@@ -356,6 +360,7 @@ async fn http_index_crawler_sends_the_granted_cookie() {
     );
     let host = PluginHost::new(&cfg).unwrap();
     let (mut store, mut index) = common::open(&cfg).await;
+    common::import_analyses(&store, &cfg, &["HIG-26-001"]).await;
     let r = mitra::pipeline::ingest_source(&mut store, &mut index, &cfg, &host, &src, false)
         .await
         .unwrap();

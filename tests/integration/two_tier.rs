@@ -604,6 +604,7 @@ async fn analyses_import_and_ingest_rules() {
     // Bad files are refused whole, with the line.
     for (bad, why) in [
         (line("Bad Id", "public"), "is not valid"),
+        (line("-x", "public"), "is not valid"),
         (line("a", "public") + &line("a", "draft"), "appears twice"),
         (line("a", "secret"), "unknown status"),
         ("{\"analysis_id\":\"a\",\"title\":\"t\",\"abstract\":\"x\",\"status\":\"public\",\"owner\":\"me\"}\n".into(), "unknown field"),

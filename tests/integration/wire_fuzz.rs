@@ -213,3 +213,120 @@ async fn mutated_wire_sessions_never_panic_and_the_server_stays_healthy() {
         .unwrap();
     assert_eq!(rows.len(), 2);
 }
+
+/// A SASL initial response or response ('p'), well-formed or not, as SCRAM clients send them.
+fn sasl_message(rng: &mut StdRng, first: bool) -> Vec<u8> {
+    const MECHS: &[&str] = &[
+        "SCRAM-SHA-256",
+        "SCRAM-SHA-256-PLUS",
+        "OAUTHBEARER",
+        "x",
+        "",
+    ];
+    const FIRSTS: &[&str] = &[
+        "n,,n=,r=fyko+d2lbbFgONRv9qkxdawL",
+        "y,,n=alice,r=abc",
+        "p=tls-server-end-point,,n=,r=x",
+        "n,a=eve,n=,r=",
+        "n,,",
+        "",
+        "n,,n=,r=\u{7f}\u{0}",
+    ];
+    const FINALS: &[&str] = &[
+        "c=biws,r=fyko+d2lbbFgONRv9qkxdawL3rfcNHYJY1ZVvWVs7j,p=v0X8v3Bz2T0CJGbJQyF0X+HI4Ts=",
+        "c=biws,r=,p=",
+        "c=eSws,r=abc,p=AAAA",
+        "r=abc",
+        "c=biws,r=abc,p=!!!",
+        "",
+    ];
+    if first {
+        let mut b = cstr(MECHS[rng.random_range(0..MECHS.len())]);
+        let data = FIRSTS[rng.random_range(0..FIRSTS.len())].as_bytes();
+        if rng.random_ratio(1, 6) {
+            b.extend_from_slice(&(-1i32).to_be_bytes());
+        } else {
+            b.extend_from_slice(&(data.len() as i32).to_be_bytes());
+            b.extend_from_slice(data);
+        }
+        frame(b'p', &b)
+    } else if rng.random_ratio(1, 4) {
+        let junk: Vec<u8> = (0..rng.random_range(0..40)).map(|_| rng.random()).collect();
+        frame(b'p', &junk)
+    } else {
+        frame(b'p', FINALS[rng.random_range(0..FINALS.len())].as_bytes())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mutated_scram_handshakes_never_panic_and_logins_still_work() {
+    let sessions: usize = std::env::var("MITRA_FUZZ_SESSIONS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(800, |n| n / 2);
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = common::demo_store(dir.path()).await;
+    let users = dir.path().join("users.toml");
+    let mut file = mitra_auth::UsersFile::default();
+    file.add("physicist", "s3cret", &[]).unwrap();
+    file.save(&users).unwrap();
+    cfg.server.users_file = Some(users);
+    let addr = common::serve(&cfg).await;
+    let before = mitra::pg::connection_panics();
+    let mut rng = StdRng::seed_from_u64(0x0073_6372_616d);
+    let mut pending = Vec::new();
+    for _ in 0..sessions {
+        let mut bytes = startup();
+        bytes.extend(sasl_message(&mut rng, true));
+        for _ in 0..rng.random_range(0..3) {
+            bytes.extend(sasl_message(&mut rng, false));
+        }
+        bytes.extend(frame(b'Q', &cstr("SELECT 1")));
+        for _ in 0..rng.random_range(0..3) {
+            if bytes.is_empty() {
+                break;
+            }
+            let at = rng.random_range(0..bytes.len());
+            match rng.random_range(0..4) {
+                0 => bytes[at] ^= 1 << rng.random_range(0..8),
+                1 => bytes.truncate(at),
+                2 => {
+                    let end = (at + 4).min(bytes.len());
+                    let v: i32 = [0, 3, -1, -2, i32::MAX][rng.random_range(0..5)];
+                    bytes[at..end].copy_from_slice(&v.to_be_bytes()[..end - at]);
+                }
+                _ => {
+                    let junk: Vec<u8> =
+                        (0..rng.random_range(1..12)).map(|_| rng.random()).collect();
+                    bytes.splice(at..at, junk);
+                }
+            }
+        }
+        pending.push(tokio::spawn(async move { run_session(addr, &bytes).await }));
+        if pending.len() >= 16 {
+            for p in pending.drain(..) {
+                p.await.unwrap();
+            }
+        }
+    }
+    for p in pending {
+        p.await.unwrap();
+    }
+    assert_eq!(
+        mitra::pg::connection_panics() - before,
+        0,
+        "connection tasks panicked"
+    );
+    let mut c = tokio_postgres::Config::new();
+    c.host("127.0.0.1")
+        .port(addr.port())
+        .dbname("mitra")
+        .user("physicist")
+        .password("s3cret");
+    let (client, conn) = c.connect(tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    let rows = client.simple_query("SELECT 1").await.unwrap();
+    assert!(rows
+        .iter()
+        .any(|m| matches!(m, tokio_postgres::SimpleQueryMessage::Row(_))));
+}

@@ -215,36 +215,18 @@ pub fn top_k(
                 if alive.is_some_and(|a| !a.is_alive(doc)) {
                     continue;
                 }
-                if filter.is_some_and(|f| !(f.keep)(seg_ord as u32, doc)) {
-                    continue;
-                }
-                // A min-heap of the k best scores: only candidates that can still make the
-                // top k (ties included) are kept.
-                let min = best.peek().map_or(f32::MIN, |r| r.0 .0);
-                if best.len() < k {
-                    best.push(Reverse(Score(score)));
-                } else if score > min {
-                    best.pop();
-                    best.push(Reverse(Score(score)));
-                } else if score < min {
-                    continue;
-                }
-                candidates.push((score, DocAddress::new(seg_ord as u32, doc)));
+                keep_best(&mut best, &mut candidates, k, score, seg_ord, doc);
             }
         }
         Ok(())
     })?;
-    if best.len() == k {
-        let kth = best.peek().map_or(f32::MIN, |r| r.0 .0);
-        candidates.retain(|c| c.0 >= kth);
-    }
-    candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-    Ok(candidates)
+    Ok(finish(best, candidates, k))
 }
 
 /// [`top_k`] with a filter: one pass over each term's postings counts its document frequency
 /// (over the statistics subset, when there is one) and gathers the kept documents; only those
-/// are scored, with the same arithmetic in the same term order as the unfiltered path.
+/// are scored, per segment into the dense accumulator, with the same arithmetic in the same
+/// term order as the unfiltered path (so that scores agree exactly).
 fn top_k_filtered(
     searcher: &Searcher,
     stats: &ScoringStats,
@@ -263,21 +245,21 @@ fn top_k_filtered(
         return Ok(Vec::new());
     }
     let segments = searcher.segment_readers();
-    // Per term: its field, weight, and the kept postings (segment, doc, tf).
-    let mut gathered: Vec<(usize, f32, Vec<(u32, u32, u32)>)> = Vec::with_capacity(unique.len());
+    // Per term: its field, weight, and per segment the kept postings.
+    let mut gathered: Vec<(usize, f32, Vec<Postings>)> = Vec::with_capacity(unique.len());
     for (fi, text, times) in unique {
         let field = fields[*fi].field;
         let term = Term::from_field_text(field, text);
         let mut df = 0u64;
-        let mut kept = Vec::new();
+        let mut per_seg = vec![Vec::new(); segments.len()];
         for (seg_ord, seg) in segments.iter().enumerate() {
-            let seg_ord = seg_ord as u32;
             let Some(ti) = seg.inverted_index(field)?.get_term_info(&term)? else {
                 continue;
             };
             if sub.is_none() {
                 df += u64::from(ti.doc_freq);
             }
+            let (s32, kept) = (seg_ord as u32, &mut per_seg[seg_ord]);
             let alive = seg.alive_bitset();
             let mut block = seg
                 .inverted_index(field)?
@@ -288,11 +270,11 @@ fn top_k_filtered(
                     break;
                 }
                 for (&doc, &tf) in docs.iter().zip(block.freqs()) {
-                    if sub.is_some_and(|s| (s.member)(seg_ord, doc)) {
+                    if sub.is_some_and(|s| (s.member)(s32, doc)) {
                         df += 1;
                     }
-                    if (filter.keep)(seg_ord, doc) && alive.is_none_or(|a| a.is_alive(doc)) {
-                        kept.push((seg_ord, doc, tf));
+                    if (filter.keep)(s32, doc) && alive.is_none_or(|a| a.is_alive(doc)) {
+                        kept.push((doc, tf));
                     }
                 }
                 block.advance();
@@ -302,27 +284,75 @@ fn top_k_filtered(
             continue;
         }
         let x = total_docs.saturating_sub(df) as f32 + 0.5;
-        gathered.push((*fi, times * (1.0 + x / (df as f32 + 0.5)).ln(), kept));
+        gathered.push((*fi, times * (1.0 + x / (df as f32 + 0.5)).ln(), per_seg));
     }
-    let mut scores: std::collections::HashMap<(u32, u32), f32> = Default::default();
-    for (fi, idf, kept) in &gathered {
-        let (c1, c2) = (k1 * (1.0 - b), k1 * b / avgdl[*fi]);
-        for &(seg, doc, tf) in kept {
-            let tf = tf as f32;
-            let norm = c1 + c2 * stats.lens[seg as usize][*fi][doc as usize];
-            *scores.entry((seg, doc)).or_insert(0.0) += idf * tf / (tf + norm);
+    let mut candidates: Vec<(f32, DocAddress)> = Vec::new();
+    let mut best: BinaryHeap<Reverse<Score>> = BinaryHeap::with_capacity(k + 1);
+    SCRATCH.with_borrow_mut(|(acc, touched)| {
+        for (seg_ord, seg) in segments.iter().enumerate() {
+            if acc.len() < seg.max_doc() as usize {
+                acc.resize(seg.max_doc() as usize, 0.0);
+            }
+            touched.clear();
+            for (fi, idf, per_seg) in &gathered {
+                let lens = &stats.lens[seg_ord][*fi];
+                let (c1, c2) = (k1 * (1.0 - b), k1 * b / avgdl[*fi]);
+                for &(doc, tf) in &per_seg[seg_ord] {
+                    let tf = tf as f32;
+                    let norm = c1 + c2 * lens[doc as usize];
+                    let slot = &mut acc[doc as usize];
+                    if *slot == 0.0 {
+                        touched.push(doc);
+                    }
+                    *slot += idf * tf / (tf + norm);
+                }
+            }
+            for &doc in touched.iter() {
+                let score = std::mem::take(&mut acc[doc as usize]);
+                keep_best(&mut best, &mut candidates, k, score, seg_ord, doc);
+            }
         }
+    });
+    Ok(finish(best, candidates, k))
+}
+
+/// The kept (doc, tf) postings of one term in one segment.
+type Postings = Vec<(u32, u32)>;
+
+/// Offers a scored document to the running top k (a min-heap of the k best scores; only
+/// candidates that can still make the top k, ties included, are kept).
+fn keep_best(
+    best: &mut BinaryHeap<Reverse<Score>>,
+    candidates: &mut Vec<(f32, DocAddress)>,
+    k: usize,
+    score: f32,
+    seg_ord: usize,
+    doc: u32,
+) {
+    let min = best.peek().map_or(f32::MIN, |r| r.0 .0);
+    if best.len() < k {
+        best.push(Reverse(Score(score)));
+    } else if score > min {
+        best.pop();
+        best.push(Reverse(Score(score)));
+    } else if score < min {
+        return;
     }
-    let mut candidates: Vec<(f32, DocAddress)> = scores
-        .into_iter()
-        .map(|((seg, doc), s)| (s, DocAddress::new(seg, doc)))
-        .collect();
-    candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-    // Everything tied with the k-th score stays: the caller breaks ties exactly.
-    if let Some(&(kth, _)) = candidates.get(k.saturating_sub(1)) {
+    candidates.push((score, DocAddress::new(seg_ord as u32, doc)));
+}
+
+/// The candidates at or above the k-th best score, best first.
+fn finish(
+    best: BinaryHeap<Reverse<Score>>,
+    mut candidates: Vec<(f32, DocAddress)>,
+    k: usize,
+) -> Vec<(f32, DocAddress)> {
+    if best.len() == k {
+        let kth = best.peek().map_or(f32::MIN, |r| r.0 .0);
         candidates.retain(|c| c.0 >= kth);
     }
-    Ok(candidates)
+    candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+    candidates
 }
 
 /// f32 ordered by `total_cmp`, for the heap.

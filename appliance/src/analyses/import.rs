@@ -80,7 +80,7 @@ pub fn read_file(path: &Path) -> Result<Vec<Analysis>, AnalysesError> {
             return Err(invalid(
                 n,
                 format!(
-                    "analysis_id {:?} is not valid: use 1-128 lower-case letters, digits, '.', '_', '-'",
+                    "analysis_id {:?} is not valid: use 1-128 letters, digits, '.', '_', '-'",
                     l.analysis_id
                 ),
             ));

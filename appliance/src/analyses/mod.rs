@@ -60,14 +60,11 @@ pub enum AnalysesError {
     Index(#[from] crate::index::IndexError),
 }
 
-/// Whether `id` is a valid analysis id: 1-128 characters, lower-case letters, digits, `.`, `_`,
-/// `-`, starting with a letter or digit.
+/// Whether `id` is a valid analysis id: 1-128 characters, ASCII letters, digits, `.`, `_`, `-`,
+/// starting with a letter or digit (CMS-style `HIG-19-006` as well as `hmumu-run3`).
 pub fn valid_id(id: &str) -> bool {
     let mut chars = id.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
         && id.len() <= 128
-        && chars
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
 }

@@ -78,13 +78,19 @@ impl PgWireServerHandlers for MitraHandlers {
     }
 }
 
+/// Whether the users file names any user; an unreadable or invalid file is an error.
+fn users_configured(cfg: &ServerConfig) -> Result<bool, AppError> {
+    match &cfg.users_file {
+        Some(p) => UsersSource::new(p.clone())
+            .has_users()
+            .map_err(|e| AppError::Server(e.to_string())),
+        None => Ok(false),
+    }
+}
+
 /// Refuses to serve a non-loopback address without authentication.
 pub fn check_listen(addr: &SocketAddr, cfg: &ServerConfig) -> Result<(), AppError> {
-    let has_users = cfg
-        .users_file
-        .as_ref()
-        .is_some_and(|p| UsersSource::new(p.clone()).has_users());
-    if !addr.ip().is_loopback() && !has_users {
+    if !addr.ip().is_loopback() && !users_configured(cfg)? {
         return Err(AppError::Server(format!(
             "refusing to serve {addr} without authentication: only loopback addresses may be served \
              without users. Add users with `mitra users add NAME --groups G`, or listen on 127.0.0.1"
@@ -151,10 +157,11 @@ impl Server {
         Ok(Self {
             listener,
             base: ctx,
-            users: cfg
-                .users_file
-                .clone()
-                .map(|p| Arc::new(UsersSource::new(p))),
+            // Logins are required for the server's lifetime when users exist now.
+            users: match (&cfg.users_file, users_configured(cfg)?) {
+                (Some(p), true) => Some(Arc::new(UsersSource::new(p.clone()))),
+                _ => None,
+            },
             manager: manager.clone(),
             cancel: Arc::new(DefaultCancelHandler::new(manager)),
             limiter,

@@ -99,9 +99,10 @@ impl UsersSource {
         })
     }
 
-    /// Whether any user is configured.
-    pub fn has_users(&self) -> bool {
-        !self.load().users.is_empty()
+    /// Whether any user is configured; an unreadable or invalid file is an error (the server
+    /// refuses to start rather than serve without the logins it was given).
+    pub fn has_users(&self) -> Result<bool, mitra_auth::AuthError> {
+        Ok(!UsersFile::load(&self.path)?.users.is_empty())
     }
 
     /// The principal of a logged-in user: its groups as the file lists them now.
@@ -142,10 +143,11 @@ pub enum MitraStartup {
 }
 
 impl MitraStartup {
-    /// No authentication without users; SCRAM-SHA-256 otherwise. SCRAM keeps per-connection
-    /// state: one handler per connection.
+    /// No authentication without `users` (decided once, when the server binds); SCRAM-SHA-256
+    /// otherwise, for the server's lifetime, whatever later happens to the file (fail closed).
+    /// SCRAM keeps per-connection state: one handler per connection.
     pub fn new(users: Option<Arc<UsersSource>>, manager: Arc<ConnectionManager>) -> Self {
-        match users.filter(|u| u.has_users()) {
+        match users {
             None => Self::NoAuth(NoAuth { manager }),
             Some(users) => {
                 let mut scram = ScramAuth::new(users);

@@ -34,6 +34,9 @@ pub enum RowAccess {
     NullableAnalysis,
     /// Every row is an analysis (`analyses`): its readers only.
     Analysis,
+    /// Operational rows (`ingest_runs`: sources, locations, error lines naming documents):
+    /// the operator only.
+    Operator,
 }
 
 /// A Lance dataset registered as a SQL table; new commits (by this or another process) are
@@ -170,10 +173,12 @@ impl TableProvider for LiveLanceTable {
         };
         // The read rule as a filter over the scan, below everything the query does: the
         // analysis column is scanned too, filtered, and projected away again.
-        let col = self.schema.index_of("analysis_id")?;
         let mut inner: Vec<usize> = projection.clone();
-        if !inner.contains(&col) {
-            inner.push(col);
+        if rule != RowAccess::Operator {
+            let col = self.schema.index_of("analysis_id")?;
+            if !inner.contains(&col) {
+                inner.push(col);
+            }
         }
         let scan = Self::provider(ds)
             .scan(state, Some(&inner), filters, None)
@@ -189,6 +194,7 @@ impl TableProvider for LiveLanceTable {
         };
         let rule_expr = match rule {
             RowAccess::NullableAnalysis => col_expr("analysis_id").is_null().or(member),
+            RowAccess::Operator => lit(false),
             _ => member,
         };
         let df_schema = DFSchema::try_from(scan_schema.as_ref().clone())?;

@@ -107,20 +107,15 @@ pub async fn build_session_with(
             .map_err(|e| StoreError::Schema(e.to_string()))?;
     }
     let scoped_stats = cfg.bm25.scope_statistics == ScopeStatistics::Scope;
-    // Plugin ingest runs; a store that never had one shows the table empty.
+    // Plugin ingest runs (the operator's: sources, locations, error lines); a store that never
+    // had one shows the table empty until its first run.
     let runs = data_dir.join("ingest_runs.lance");
-    let runs_table: Arc<dyn datafusion::catalog::TableProvider> = if runs.join("_versions").exists()
-    {
-        Arc::new(LiveLanceTable::open(runs).await?)
-    } else {
-        Arc::new(
-            datafusion::datasource::MemTable::try_new(
-                crate::schema::INGEST_RUNS.arrow_schema(),
-                vec![vec![]],
-            )
-            .map_err(|e| StoreError::Schema(e.to_string()))?,
-        )
-    };
+    let runs_schema =
+        (!runs.join("_versions").exists()).then(|| crate::schema::INGEST_RUNS.arrow_schema());
+    let runs_table = Arc::new(
+        LiveLanceTable::open_with_access(runs, runs_schema, RowAccess::Operator, catalog.clone())
+            .await?,
+    );
     ctx.register_table("ingest_runs", runs_table)
         .map_err(|e| StoreError::Schema(e.to_string()))?;
     ctx.register_udtf(
