@@ -899,6 +899,36 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                     t.name, t.rows, t.version, t.versions, t.fragments
                 );
             }
+            let analyses_dir = cfg.data_dir.join(mitra::analyses::TABLE_DIR);
+            if analyses_dir.join("_versions").exists() {
+                let ds = lance::dataset::Dataset::open(&analyses_dir.to_string_lossy())
+                    .await
+                    .map_err(mitra::store::StoreError::from)?;
+                let rows = ds
+                    .count_rows(None)
+                    .await
+                    .map_err(mitra::store::StoreError::from)?;
+                println!(
+                    "table {:<10} rows {:>9}  lance version {:>5}",
+                    "analyses",
+                    rows,
+                    ds.version().version
+                );
+            } else {
+                println!("table analyses   none (mitra analyses import FILE)");
+            }
+            let users_path = cfg.server.users_path(&cfg.data_dir);
+            match mitra_auth::UsersFile::load(&users_path) {
+                Ok(u) if u.users.is_empty() => {
+                    println!("logins           none: loopback only, no authentication")
+                }
+                Ok(u) => println!(
+                    "logins           {} users, SCRAM-SHA-256 ({})",
+                    u.users.len(),
+                    users_path.display()
+                ),
+                Err(e) => println!("logins           users file unusable: {e}"),
+            }
             let meta = index.meta();
             println!(
                 "bm25 index       docs {:>9}  reflects chunks v{}  (store at v{})  analyzer {:?}  k1 {} b {}",
@@ -995,8 +1025,20 @@ fn users_command(cfg: &Config, action: UsersCommand) -> Result<(), AppError> {
     Ok(())
 }
 
+/// Output piped into a reader that stops early (`mitra sql ... | head`) ends the process quietly,
+/// as for other Unix tools, instead of a panic in `println!`.
+fn default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: signal(2) only sets the process-wide disposition of SIGPIPE; no Rust state is
+    // touched, and Mitra installs no SIGPIPE handler of its own.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
+    default_sigpipe();
     let cli = Cli::parse();
     match run(cli).await {
         Ok(()) => ExitCode::SUCCESS,

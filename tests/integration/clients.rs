@@ -245,6 +245,12 @@ async fn scram_logins_and_scope_from_every_client() {
                 .args(["-c", "SELECT string_agg(DISTINCT c.analysis_id, ',') FROM bm25('dominant background', 100) b JOIN chunks c USING (chunk_id)"])
                 .args(["-c", "RESET mitra.analysis"])
                 .args(["-c", "SELECT 'unscoped:' || count(DISTINCT c.analysis_id) FROM bm25('dominant background', 100) b JOIN chunks c USING (chunk_id)"]));
+            // A new connection starts unscoped.
+            let again = run(Command::new("psql")
+                .arg(&conn)
+                .env("PGPASSWORD", "alice's pass")
+                .args(["-X", "-A", "-t", "-c", "SHOW mitra.analysis"]));
+            assert_eq!(again.trim(), "", "scope must not survive a reconnect");
             let bad = Command::new("psql")
                 .arg(&conn)
                 .env("PGPASSWORD", "wrong")
