@@ -7,7 +7,7 @@ Tier 2 retrieves chunks, unscoped or scoped to one analysis for the session:
     SET mitra.analysis = 'ID' / RESET mitra.analysis
     SELECT chunk_id, doc_id, score, rank FROM bm25(q, k) | dense(q, k) | hybrid(q, k)
 
-For the corpus of tests/data/two_tier/ (benches/two_tier/gen_corpus.py) it reports, per
+For the corpus written by benches/two_tier/gen_corpus.py --out DIR it reports, per
 retrieval function: document-level P@5 and nDCG@10 unscoped vs scoped to the question's
 analysis, the share of unscoped top-5 documents from a wrong analysis, the latency (median
 and p95) of abstracts() and of every function unscoped and scoped; and tier-1 routing top-1
@@ -178,7 +178,7 @@ def fmt(v, digits=3):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dsn", default="host=127.0.0.1 port=5433 dbname=mitra user=bench")
-    ap.add_argument("--data", default="tests/data/two_tier")
+    ap.add_argument("--data", required=True, help="the corpus directory (gen_corpus.py --out)")
     ap.add_argument("--k", type=int, default=10, help="documents per question for nDCG@k (default 10)")
     ap.add_argument("--fetch", type=int, default=50, help="chunks asked of each function (default 50)")
     ap.add_argument("--functions", default="bm25,dense,hybrid")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Deterministic generator of the synthetic "two-tier" corpus (tests/data/two_tier/).
+"""Deterministic generator of the synthetic "two-tier" corpus (generated, never committed).
 
 Eight particle-physics analyses whose notes share almost all of their vocabulary (dimuon,
 Drell–Yan, tt̄, trigger, BDT, systematic uncertainty, luminosity...). The documents of every
@@ -8,7 +8,7 @@ an unscoped retrieval mixes the analyses up while a retrieval scoped to one anal
 answer. Tier 1 (routing a question to its analysis) is exercised by abstracts + weak hints in
 the questions.
 
-Writes, under --out (default tests/data/two_tier/ relative to the repository root):
+Writes, under --out (required; the tests and benches/run_two_tier.sh generate it themselves):
   analyses.jsonl   {"analysis_id","title","abstract","tags","status","groups"}
   corpus.jsonl     BEIR corpus rows {"_id","title","text","analysis_id"}
   queries.jsonl    {"_id","text","analysis_id"}
@@ -809,10 +809,8 @@ def check(analyses, corpus, queries):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(os.path.dirname(here))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=os.path.join(root, "tests", "data", "two_tier"))
+    ap.add_argument("--out", required=True, help="directory to write the corpus into")
     ap.add_argument("--check", action="store_true", help="print a BM25 proxy of both tiers")
     args = ap.parse_args()
 

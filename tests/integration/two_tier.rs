@@ -1,6 +1,7 @@
 //! Two tiers: analyses, scoping as a pre-filter, SCRAM logins and per-analysis read access.
 //!
-//! The store is the generated two-tier corpus (`tests/data/two_tier`: eight analyses whose
+//! The store is the generated two-tier corpus (`benches/two_tier/gen_corpus.py`, written once per
+//! test process into a temporary directory: eight analyses whose
 //! notes share vocabulary) with tiny-DPR vectors, plus one note that belongs to no analysis.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,8 +16,23 @@ use crate::common;
 const ALICE: (&str, &str) = ("alice", "alice's pass");
 const BOB: (&str, &str) = ("bob", "bob's pass");
 
+/// The generated corpus (seeded, stdlib Python), written once per test process.
 fn data() -> std::path::PathBuf {
-    common::repo_root().join("tests/data/two_tier")
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let script = common::repo_root().join("benches/two_tier/gen_corpus.py");
+        let out = std::process::Command::new("python3")
+            .arg(&script)
+            .arg("--out")
+            .arg(dir.path())
+            .output()
+            .expect("python3 runs the corpus generator");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        dir
+    })
+    .path()
+    .to_path_buf()
 }
 
 /// The two-tier store: analyses imported, the corpus ingested in small chunks (so that there are
