@@ -22,7 +22,7 @@ use util::{peak_rss_mib, percentile, Lcg};
 use mitra::config::Config;
 use mitra::dense::{self, Embedder, VectorSearch};
 use mitra::sql;
-use mitra::store::{chunk_id, ChunkRow, DocumentRow, NewDocument};
+use mitra::store::{chunk_id, ChunkRow};
 
 const QUESTIONS: &[&str] = &[
     "how is the muon momentum scale calibrated",
@@ -160,9 +160,7 @@ async fn generated(mut cfg: Config, n: usize) {
         let mut chunks = Vec::new();
         for o in 0..per_doc.min(n - d * per_doc) {
             let c = &centres[(rng.next() % 1000) as usize];
-            let mut v: Vec<f32> = c.iter().map(|x| x + 0.25 * rng.unit()).collect();
-            let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-            v.iter_mut().for_each(|x| *x /= norm);
+            let v = rng.unit_near(c, 0.25);
             matrix.extend_from_slice(&v);
             let text: Vec<&str> = (0..40)
                 .map(|_| vocab[(rng.next() % 20000) as usize].as_str())
@@ -180,21 +178,7 @@ async fn generated(mut cfg: Config, n: usize) {
                 embedding: Some(v),
             });
         }
-        batch.push(NewDocument {
-            doc: DocumentRow {
-                doc_id: doc_id.clone(),
-                version: 1,
-                title: doc_id.clone(),
-                source_uri: String::new(),
-                content_sha256: doc_id,
-                ingested_at: 0,
-                analysis_id: None,
-                metadata: "{}".into(),
-                source: None,
-                deleted_at: None,
-            },
-            chunks,
-        });
+        batch.push(util::generated_doc(&doc_id, None, chunks));
         if batch.len() == 100 || d + 1 == n.div_ceil(per_doc) {
             let v = store.commit(&batch).await.unwrap();
             for b in &batch {

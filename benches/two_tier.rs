@@ -24,7 +24,7 @@ use util::{peak_rss_mib, percentile, Lcg};
 use mitra::analyses::Visibility;
 use mitra::config::{Config, ScopeStatistics};
 use mitra::dense::{self, VectorSearch};
-use mitra::store::{chunk_id, ChunkRow, DocumentRow, NewDocument};
+use mitra::store::{chunk_id, ChunkRow};
 
 fn arg(args: &[String], name: &str) -> Option<String> {
     args.iter()
@@ -108,9 +108,7 @@ async fn main() {
             let mut chunks = Vec::new();
             for o in 0..per_doc.min(total - d * per_doc) {
                 let c = &centres[(rng.next() % 1000) as usize];
-                let mut v: Vec<f32> = c.iter().map(|x| x + 0.25 * rng.unit()).collect();
-                let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-                v.iter_mut().for_each(|x| *x /= norm);
+                let v = rng.unit_near(c, 0.25);
                 let text: Vec<&str> = (0..40).map(|_| vocab[rng.zipf(20000)].as_str()).collect();
                 chunks.push(ChunkRow {
                     chunk_id: chunk_id(&doc_id, 1, o as i32),
@@ -125,21 +123,7 @@ async fn main() {
                     embedding: Some(v),
                 });
             }
-            batch.push(NewDocument {
-                doc: DocumentRow {
-                    doc_id: doc_id.clone(),
-                    version: 1,
-                    title: doc_id.clone(),
-                    source_uri: String::new(),
-                    content_sha256: doc_id,
-                    ingested_at: 0,
-                    analysis_id: Some(ids[a].clone()),
-                    metadata: "{}".into(),
-                    source: None,
-                    deleted_at: None,
-                },
-                chunks,
-            });
+            batch.push(util::generated_doc(&doc_id, Some(ids[a].clone()), chunks));
             if batch.len() == 400 || d + 1 == docs {
                 let v = store.commit(&batch).await.unwrap();
                 for b in &batch {
@@ -231,14 +215,8 @@ async fn main() {
         readable: None,
         scope: Some(vec![scope.clone()]),
     };
-    let qv: Vec<Vec<f32>> = (0..50)
-        .map(|_| {
-            let mut v: Vec<f32> = (0..dim).map(|_| rng.unit()).collect();
-            let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-            v.iter_mut().for_each(|x| *x /= n);
-            v
-        })
-        .collect();
+    let origin: Vec<f32> = std::iter::repeat_n(0.0, dim).collect();
+    let qv: Vec<Vec<f32>> = (0..50).map(|_| rng.unit_near(&origin, 1.0)).collect();
     vs.search_vector_blocking(qv[0].clone(), 10).unwrap();
     vs.search_vector_visible_blocking(qv[0].clone(), 10, &scoped)
         .unwrap();

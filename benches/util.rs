@@ -24,6 +24,38 @@ impl Lcg {
     pub fn unit(&mut self) -> f32 {
         (self.next() as f32 / (1u64 << 31) as f32) - 0.5
     }
+
+    /// A unit vector near `centre`: each coordinate moved by `spread` × [-0.5, 0.5), normalised.
+    pub fn unit_near(&mut self, centre: &[f32], spread: f32) -> Vec<f32> {
+        let mut v: Vec<f32> = centre.iter().map(|x| x + spread * self.unit()).collect();
+        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        v.iter_mut().for_each(|x| *x /= norm);
+        v
+    }
+}
+
+/// A generated document (version 1, id as title and hash) holding `chunks`.
+#[allow(dead_code)] // not every benchmark writes documents
+pub fn generated_doc(
+    doc_id: &str,
+    analysis_id: Option<String>,
+    chunks: Vec<mitra::store::ChunkRow>,
+) -> mitra::store::NewDocument {
+    mitra::store::NewDocument {
+        doc: mitra::store::DocumentRow {
+            doc_id: doc_id.to_string(),
+            version: 1,
+            title: doc_id.to_string(),
+            source_uri: String::new(),
+            content_sha256: doc_id.to_string(),
+            ingested_at: 0,
+            analysis_id,
+            metadata: "{}".into(),
+            source: None,
+            deleted_at: None,
+        },
+        chunks,
+    }
 }
 
 /// The `p` quantile of ascending `sorted` (nearest rank); 0 when empty.

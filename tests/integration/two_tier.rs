@@ -28,7 +28,11 @@ fn data() -> std::path::PathBuf {
             .arg(dir.path())
             .output()
             .expect("python3 runs the corpus generator");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         dir
     })
     .path()

@@ -105,7 +105,14 @@ fn session(rng: &mut StdRng) -> (Vec<u8>, usize) {
         bytes.extend(message(rng));
     }
     let mutations = rng.random_range(0..4);
-    for _ in 0..mutations {
+    mutate(&mut bytes, rng, mutations);
+    (bytes, n + 1)
+}
+
+/// Applies `rounds` random mutations: bit flips, truncation, random bytes, deletions,
+/// insertions, length fields made huge, negative or tiny, duplications.
+fn mutate(bytes: &mut Vec<u8>, rng: &mut StdRng, rounds: usize) {
+    for _ in 0..rounds {
         if bytes.is_empty() {
             break;
         }
@@ -136,7 +143,6 @@ fn session(rng: &mut StdRng) -> (Vec<u8>, usize) {
             }
         }
     }
-    (bytes, n + 1)
 }
 
 async fn run_session(addr: SocketAddr, bytes: &[u8]) {
@@ -282,26 +288,8 @@ async fn mutated_scram_handshakes_never_panic_and_logins_still_work() {
             bytes.extend(sasl_message(&mut rng, false));
         }
         bytes.extend(frame(b'Q', &cstr("SELECT 1")));
-        for _ in 0..rng.random_range(0..3) {
-            if bytes.is_empty() {
-                break;
-            }
-            let at = rng.random_range(0..bytes.len());
-            match rng.random_range(0..4) {
-                0 => bytes[at] ^= 1 << rng.random_range(0..8),
-                1 => bytes.truncate(at),
-                2 => {
-                    let end = (at + 4).min(bytes.len());
-                    let v: i32 = [0, 3, -1, -2, i32::MAX][rng.random_range(0..5)];
-                    bytes[at..end].copy_from_slice(&v.to_be_bytes()[..end - at]);
-                }
-                _ => {
-                    let junk: Vec<u8> =
-                        (0..rng.random_range(1..12)).map(|_| rng.random()).collect();
-                    bytes.splice(at..at, junk);
-                }
-            }
-        }
+        let rounds = rng.random_range(0..3);
+        mutate(&mut bytes, &mut rng, rounds);
         pending.push(tokio::spawn(async move { run_session(addr, &bytes).await }));
         if pending.len() >= 16 {
             for p in pending.drain(..) {

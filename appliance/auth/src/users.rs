@@ -137,11 +137,6 @@ impl Verifier {
             iterations,
         })
     }
-
-    /// Whether `password` matches (for tests and `mitra users`; logins use SCRAM).
-    pub fn matches(&self, password: &str) -> bool {
-        Self::with_salt(password, &self.salt).salted_password == self.salted_password
-    }
 }
 
 /// The users file.
@@ -271,6 +266,13 @@ impl UsersFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Verifier {
+        /// Whether `password` matches (logins check SCRAM proofs instead).
+        fn matches(&self, password: &str) -> bool {
+            Self::with_salt(password, &self.salt).salted_password == self.salted_password
+        }
+    }
 
     #[test]
     fn round_trip_and_verify() {

@@ -306,12 +306,14 @@ impl AnalysisCatalog {
         session: &dyn Session,
         scope_override: Option<Option<Vec<String>>>,
     ) -> Result<Visibility, AnalysesError> {
-        let access = session.config().get_extension::<SessionAccess>();
         let scope = match scope_override {
             Some(s) => s,
-            None => access.as_ref().and_then(|a| a.scope()),
+            None => session
+                .config()
+                .get_extension::<SessionAccess>()
+                .and_then(|a| a.scope()),
         };
-        let principal = access.map_or(Principal::Operator, |a| a.principal());
+        let principal = SessionAccess::principal_of(session.config());
         if principal.is_operator() && scope.is_none() {
             return Ok(Visibility::all());
         }
@@ -340,10 +342,7 @@ impl AnalysisCatalog {
         &self,
         session: &dyn Session,
     ) -> Result<Option<Arc<HashSet<String>>>, AnalysesError> {
-        let principal = session
-            .config()
-            .get_extension::<SessionAccess>()
-            .map_or(Principal::Operator, |a| a.principal());
+        let principal = SessionAccess::principal_of(session.config());
         if principal.is_operator() {
             return Ok(None);
         }

@@ -139,15 +139,8 @@ pub async fn read_dataset(
     ANALYSES
         .check(&schema)
         .map_err(|m| AnalysesError::Store(crate::store::StoreError::Schema(m)))?;
-    let mut cols = vec![
-        "analysis_id",
-        "title",
-        "abstract",
-        "tags",
-        "status",
-        "groups",
-        "updated_at",
-    ];
+    // The schema file's columns, in order (the indexes below follow it).
+    let mut cols: Vec<&str> = ANALYSES.fields.iter().map(|f| f.name.as_str()).collect();
     if meta.is_some() {
         cols.push(EMBEDDING_COLUMN);
     }

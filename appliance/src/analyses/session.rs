@@ -23,6 +23,14 @@ impl SessionAccess {
         }
     }
 
+    /// The principal of a session's configuration: its `SessionAccess`'s, or the operator
+    /// for a session without one (the CLI on its own data directory).
+    pub fn principal_of(config: &datafusion::prelude::SessionConfig) -> Principal {
+        config
+            .get_extension::<SessionAccess>()
+            .map_or(Principal::Operator, |a| a.principal())
+    }
+
     /// The principal.
     pub fn principal(&self) -> Principal {
         self.principal.lock().expect("principal lock").clone()

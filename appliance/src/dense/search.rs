@@ -276,13 +276,14 @@ impl VectorSearch {
         let q = Float32Array::from(query);
         let mut scan = ds.scan();
         scan.nearest(EMBEDDING_COLUMN, &q, k)?;
-        if let Some(pred) = vis.lance_predicate() {
+        let predicate = vis.lance_predicate();
+        if let Some(pred) = &predicate {
             // A pre-filter (served by the scalar index on analysis_id): k rows of the scope.
-            scan.filter(&pred)?;
+            scan.filter(pred)?;
             scan.prefilter(true);
         }
         scan.distance_metric(lance_linalg::distance::MetricType::Dot);
-        if vis.lance_predicate().is_some() {
+        if predicate.is_some() {
             // Scoped: probe further partitions until k rows of the scope are found.
             scan.minimum_nprobes(self.cfg.nprobes);
         } else {

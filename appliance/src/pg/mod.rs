@@ -90,7 +90,11 @@ fn users_configured(cfg: &ServerConfig) -> Result<bool, AppError> {
 
 /// Refuses to serve a non-loopback address without authentication.
 pub fn check_listen(addr: &SocketAddr, cfg: &ServerConfig) -> Result<(), AppError> {
-    if !addr.ip().is_loopback() && !users_configured(cfg)? {
+    refuse_unauthenticated(addr, users_configured(cfg)?)
+}
+
+fn refuse_unauthenticated(addr: &SocketAddr, logins: bool) -> Result<(), AppError> {
+    if !addr.ip().is_loopback() && !logins {
         return Err(AppError::Server(format!(
             "refusing to serve {addr} without authentication: only loopback addresses may be served \
              without users. Add users with `mitra users add NAME --groups G`, or listen on 127.0.0.1"
@@ -132,7 +136,9 @@ impl Server {
             .map_err(|e| AppError::Server(format!("cannot resolve {}: {e}", cfg.listen)))?
             .next()
             .ok_or_else(|| AppError::Server(format!("{} resolves to no address", cfg.listen)))?;
-        check_listen(&addr, cfg)?;
+        // Logins are required for the server's lifetime when users exist now.
+        let logins = users_configured(cfg)?;
+        refuse_unauthenticated(&addr, logins)?;
         setup_pg_catalog(&ctx, DATABASE, EmptyContextProvider)
             .map_err(|e| AppError::Server(format!("pg_catalog setup: {e}")))?;
         catalog::install(&ctx, DATABASE)?;
@@ -157,8 +163,7 @@ impl Server {
         Ok(Self {
             listener,
             base: ctx,
-            // Logins are required for the server's lifetime when users exist now.
-            users: match (&cfg.users_file, users_configured(cfg)?) {
+            users: match (&cfg.users_file, logins) {
                 (Some(p), true) => Some(Arc::new(UsersSource::new(p.clone()))),
                 _ => None,
             },
@@ -196,13 +201,9 @@ impl Server {
                 None => None,
             };
             let startup = MitraStartup::new(self.users.clone(), self.manager.clone());
-            let users = match startup {
-                MitraStartup::Scram(_) => self.users.clone(),
-                MitraStartup::NoAuth(_) => None,
-            };
-            let ctx = Arc::new(connection_session(&self.base, users.is_some()));
+            let ctx = Arc::new(connection_session(&self.base, self.users.is_some()));
             let handlers = Arc::new(MitraHandlers {
-                service: Arc::new(MitraService::new(ctx, users)),
+                service: Arc::new(MitraService::new(ctx, self.users.clone())),
                 startup: Arc::new(startup),
                 cancel: self.cancel.clone(),
             });

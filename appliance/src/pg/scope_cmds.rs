@@ -14,12 +14,12 @@ use datafusion::logical_expr::{EmptyRelation, LogicalPlan, LogicalPlanBuilder};
 use datafusion::prelude::SessionContext;
 use datafusion::sql::sqlparser::ast::{Expr, Reset, Set, Statement, Value};
 use datafusion_postgres::hooks::{HookClient, QueryHook};
-use pgwire::api::results::{DataRowEncoder, FieldFormat, FieldInfo, QueryResponse, Response, Tag};
-use pgwire::api::{ClientInfo, Type};
+use pgwire::api::results::{Response, Tag};
+use pgwire::api::ClientInfo;
 use pgwire::error::{PgWireError, PgWireResult};
 
 use super::errors::FrontError;
-use crate::analyses::{parse_scope, AnalysisCatalog, Principal, SessionAccess};
+use crate::analyses::{parse_scope, AnalysisCatalog, SessionAccess};
 
 /// The setting's name.
 pub const SETTING: &str = "mitra.analysis";
@@ -126,9 +126,7 @@ async fn run(ctx: &SessionContext, statement: &Statement) -> Option<PgWireResult
             };
             if let (Some(ids), Some(catalog)) = (&scope, config.get_extension::<AnalysisCatalog>())
             {
-                let principal = access
-                    .as_ref()
-                    .map_or(Principal::Operator, |a| a.principal());
+                let principal = SessionAccess::principal_of(&config);
                 if let Err(e) = catalog.check_scope(&principal, ids).await {
                     return Some(Err(user_error(e)));
                 }
@@ -141,22 +139,7 @@ async fn run(ctx: &SessionContext, statement: &Statement) -> Option<PgWireResult
                 .and_then(|a| a.scope())
                 .map(|s| s.join(","))
                 .unwrap_or_default();
-            let fields = Arc::new(vec![FieldInfo::new(
-                SETTING.into(),
-                None,
-                None,
-                Type::TEXT,
-                FieldFormat::Text,
-            )]);
-            let mut encoder = DataRowEncoder::new(fields.clone());
-            if let Err(e) = encoder.encode_field(&Some(value)) {
-                return Some(Err(e));
-            }
-            let row = encoder.take_row();
-            Some(Ok(Response::Query(QueryResponse::new(
-                fields,
-                futures::stream::once(async move { Ok(row) }),
-            ))))
+            Some(super::session_cmds::show_response(SETTING, value))
         }
     }
 }

@@ -127,22 +127,25 @@ fn show(statement: &Statement) -> Option<PgWireResult<Response>> {
         "is_superuser" => "off".into(),
         _ => return None,
     };
+    Some(show_response(&name, value))
+}
+
+/// The answer to `SHOW name`: one text column named `name`, one row.
+pub fn show_response(name: &str, value: String) -> PgWireResult<Response> {
     let fields = Arc::new(vec![FieldInfo::new(
-        name.clone(),
+        name.to_string(),
         None,
         None,
         Type::TEXT,
         FieldFormat::Text,
     )]);
     let mut encoder = DataRowEncoder::new(fields.clone());
-    if let Err(e) = encoder.encode_field(&Some(value)) {
-        return Some(Err(e));
-    }
+    encoder.encode_field(&Some(value))?;
     let row = encoder.take_row();
-    Some(Ok(Response::Query(QueryResponse::new(
+    Ok(Response::Query(QueryResponse::new(
         fields,
         futures::stream::once(async move { Ok(row) }),
-    ))))
+    )))
 }
 
 fn run(statement: &Statement, client: &mut dyn HookClient) -> Option<PgWireResult<Response>> {

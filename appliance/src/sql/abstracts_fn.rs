@@ -6,7 +6,6 @@ use arrow_array::{Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use async_trait::async_trait;
 use datafusion::catalog::{Session, TableFunctionArgs, TableFunctionImpl, TableProvider};
-use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::TableType;
 use datafusion::error::Result;
 use datafusion::logical_expr::Expr;
@@ -131,15 +130,37 @@ impl AbstractsFunction {
 
 impl TableFunctionImpl for AbstractsFunction {
     fn call_with_args(&self, a: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
-        let rows = self.run(&a).map_err(SqlFnError::into_df)?;
-        Ok(Arc::new(AbstractsTable { rows }))
+        let batch = match self.run(&a).map_err(SqlFnError::into_df)? {
+            Some(rows) => Some(abstracts_batch(&rows)?),
+            None => None,
+        };
+        Ok(Arc::new(AbstractsTable { batch }))
     }
 }
 
-/// The result of one `abstracts()` call.
+fn abstracts_batch(rows: &[Tier1Hit]) -> Result<RecordBatch> {
+    Ok(RecordBatch::try_new(
+        ABSTRACTS_SCHEMA.clone(),
+        vec![
+            Arc::new(StringArray::from_iter_values(
+                rows.iter().map(|r| r.analysis_id.as_str()),
+            )),
+            Arc::new(StringArray::from_iter_values(
+                rows.iter().map(|r| r.title.as_str()),
+            )),
+            Arc::new(StringArray::from_iter_values(
+                rows.iter().map(|r| r.status.as_str()),
+            )),
+            Arc::new(Float64Array::from_iter_values(rows.iter().map(|r| r.score))),
+            Arc::new(Int64Array::from_iter_values(1..=rows.len() as i64)),
+        ],
+    )?)
+}
+
+/// The result of one `abstracts()` call (`None` while parameters are unbound).
 #[derive(Debug)]
 pub struct AbstractsTable {
-    rows: Option<Vec<Tier1Hit>>,
+    batch: Option<RecordBatch>,
 }
 
 #[async_trait]
@@ -159,29 +180,9 @@ impl TableProvider for AbstractsTable {
         _filters: &[Expr],
         _limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let Some(rows) = &self.rows else {
-            return Err(SqlFnError::unbound(NAME));
-        };
-        let batch = RecordBatch::try_new(
-            ABSTRACTS_SCHEMA.clone(),
-            vec![
-                Arc::new(StringArray::from_iter_values(
-                    rows.iter().map(|r| r.analysis_id.as_str()),
-                )),
-                Arc::new(StringArray::from_iter_values(
-                    rows.iter().map(|r| r.title.as_str()),
-                )),
-                Arc::new(StringArray::from_iter_values(
-                    rows.iter().map(|r| r.status.as_str()),
-                )),
-                Arc::new(Float64Array::from_iter_values(rows.iter().map(|r| r.score))),
-                Arc::new(Int64Array::from_iter_values(1..=rows.len() as i64)),
-            ],
-        )?;
-        Ok(MemorySourceConfig::try_new_exec(
-            &[vec![batch]],
-            ABSTRACTS_SCHEMA.clone(),
-            projection.cloned(),
-        )?)
+        match &self.batch {
+            Some(b) => super::bm25_fn::batch_plan(b.clone(), projection),
+            None => Err(SqlFnError::unbound(NAME)),
+        }
     }
 }

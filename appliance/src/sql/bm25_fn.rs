@@ -172,6 +172,19 @@ impl RankedTable {
     }
 }
 
+/// The plan of a table function's result: its one in-memory batch, `projection` applied.
+pub fn batch_plan(
+    batch: RecordBatch,
+    projection: Option<&Vec<usize>>,
+) -> Result<Arc<dyn ExecutionPlan>> {
+    let schema = batch.schema();
+    Ok(MemorySourceConfig::try_new_exec(
+        &[vec![batch]],
+        schema,
+        projection.cloned(),
+    )?)
+}
+
 /// Builds the ranked result batch.
 pub fn ranked_batch(rows: &[(String, String, f32)]) -> Result<RecordBatch> {
     let batch = RecordBatch::try_new(
@@ -210,11 +223,6 @@ impl TableProvider for RankedTable {
         let Some(rows) = &self.rows else {
             return Err(SqlFnError::unbound(self.function));
         };
-        let batch = ranked_batch(rows)?;
-        Ok(MemorySourceConfig::try_new_exec(
-            &[vec![batch]],
-            RANKED_SCHEMA.clone(),
-            projection.cloned(),
-        )?)
+        batch_plan(ranked_batch(rows)?, projection)
     }
 }

@@ -8,7 +8,6 @@ use arrow_array::{Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use async_trait::async_trait;
 use datafusion::catalog::{Session, TableFunctionArgs, TableFunctionImpl, TableProvider};
-use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::TableType;
 use datafusion::error::Result;
 use datafusion::logical_expr::{
@@ -340,11 +339,7 @@ impl TableProvider for HybridTable {
                 Arc::new(Int64Array::from_iter(rows.iter().map(|r| r.sparse_rank))),
             ],
         )?;
-        Ok(MemorySourceConfig::try_new_exec(
-            &[vec![batch]],
-            HYBRID_SCHEMA.clone(),
-            projection.cloned(),
-        )?)
+        super::bm25_fn::batch_plan(batch, projection)
     }
 }
 

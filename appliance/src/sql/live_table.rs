@@ -28,8 +28,6 @@ use crate::store::StoreError;
 /// How a table's rows belong to analyses, for the read rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowAccess {
-    /// No analysis column: every row is readable.
-    Open,
     /// `analysis_id` may be NULL (readable by all) or name an analysis (its readers only).
     NullableAnalysis,
     /// Every row is an analysis (`analyses`): its readers only.
@@ -157,7 +155,7 @@ impl TableProvider for LiveLanceTable {
             return Ok(MemorySourceConfig::try_new_exec(&[vec![]], schema, None)?);
         };
         let readable = match &self.access {
-            Some((rule, catalog)) if *rule != RowAccess::Open => catalog
+            Some((rule, catalog)) => catalog
                 .readable(state)
                 .await
                 .map_err(|e| DataFusionError::External(Box::new(e)))?
