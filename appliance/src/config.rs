@@ -33,6 +33,8 @@ pub struct Config {
     pub abstracts: AbstractsConfig,
     /// Plugin sandbox limits, the site plugin directory, and the operator's grants.
     pub plugins: PluginsConfig,
+    /// The local language model of `answer()` and `mitra ask`.
+    pub llm: LlmConfig,
     /// Named secrets that the host attaches to plugin HTTP requests (never shown to plugins).
     pub secrets: BTreeMap<String, SecretConfig>,
     /// Sources ingested by `mitra ingest --all` / `--source-name NAME`.
@@ -53,8 +55,83 @@ impl Default for Config {
             hybrid: HybridConfig::default(),
             abstracts: AbstractsConfig::default(),
             plugins: PluginsConfig::default(),
+            llm: LlmConfig::default(),
             secrets: BTreeMap::new(),
             sources: Vec::new(),
+        }
+    }
+}
+
+/// What `answer()` does with an answer that cites no passage it was given.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Uncited {
+    /// Replace it with the abstention (`abstained = true`, `grounded = false`).
+    Abstain,
+    /// Return it, marked `grounded = false`.
+    Flag,
+}
+
+/// The local language model. Models are GGUF files in the models directory; nothing is
+/// downloaded at query time.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LlmConfig {
+    /// A registry model (`mitra models list`, kind llm), fetched into `embedding.models_dir`.
+    pub model: String,
+    /// Any local GGUF file instead of the registry model (its sha256 is reported, not pinned).
+    pub model_path: Option<PathBuf>,
+    /// Inference device: `cpu`, or `cuda:N` in binaries built with the `cuda` feature.
+    pub device: String,
+    /// Most tokens of one answer.
+    pub max_new_tokens: usize,
+    /// Prompt plus answer: evidence passages are added in rank order while they fit.
+    pub context_tokens: usize,
+    /// Longest passage given to the model, in tokens (longer ones are cut).
+    pub max_passage_tokens: usize,
+    /// Passages retrieved by `answer(q)` when no k is given.
+    pub k: usize,
+    /// 0 = greedy decoding (the same question over the same evidence gives the same answer).
+    pub temperature: f64,
+    /// Nucleus sampling threshold (with a temperature above 0).
+    pub top_p: f64,
+    /// Sampling seed.
+    pub seed: u64,
+    /// Penalty on recently generated tokens (1.0 = off).
+    pub repeat_penalty: f32,
+    /// Requests that may wait behind the running one; more get SQLSTATE 53300.
+    pub queue_depth: usize,
+    /// An answer without a valid citation: `abstain` or `flag`.
+    pub uncited: Uncited,
+    /// Abstain without generating when the best dense similarity of the evidence is below
+    /// this (cosine; 0 = off).
+    pub min_similarity: f64,
+    /// Record every answer in the `answers` Lance table (question, user, scope, answer,
+    /// citations, evidence, model, versions).
+    pub record_answers: bool,
+    /// Keep generating past end-of-turn (benchmarks and tests of long generations only).
+    pub ignore_eos: bool,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        Self {
+            model: "qwen2.5-coder-1.5b-instruct-q4_k_m".into(),
+            model_path: None,
+            device: "cpu".into(),
+            max_new_tokens: 256,
+            context_tokens: 2048,
+            max_passage_tokens: 320,
+            k: 5,
+            temperature: 0.0,
+            top_p: 1.0,
+            seed: 299_792_458,
+            repeat_penalty: 1.1,
+            queue_depth: 4,
+            uncited: Uncited::Abstain,
+            min_similarity: 0.0,
+            record_answers: false,
+            ignore_eos: false,
         }
     }
 }
@@ -594,6 +671,7 @@ fn apply_env(table: &mut toml::Table, key: &str, raw: &str) -> Result<(), AppErr
             "dense",
             "hybrid",
             "plugins",
+            "llm",
         ];
         match sections
             .iter()

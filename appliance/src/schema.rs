@@ -24,7 +24,7 @@ pub struct TableDef {
 pub struct FieldDef {
     /// Column name.
     pub name: String,
-    /// Logical type name: utf8, int32, int64, float32, timestamp_us_utc, list_utf8.
+    /// Logical type name: utf8, int32, int64, float32, boolean, timestamp_us_utc, list_utf8.
     #[serde(rename = "type")]
     pub ty: String,
     /// Whether NULL is allowed.
@@ -51,6 +51,10 @@ pub static ANALYSES: LazyLock<TableDef> =
 pub static INGEST_RUNS: LazyLock<TableDef> =
     LazyLock::new(|| parse(include_str!("../../schemas/ingest_runs.json")));
 
+/// `answers`: the opt-in audit log of answers.
+pub static ANSWERS: LazyLock<TableDef> =
+    LazyLock::new(|| parse(include_str!("../../schemas/answers.json")));
+
 fn parse(text: &str) -> TableDef {
     serde_json::from_str(text).expect("schemas/*.json is valid (checked by unit test)")
 }
@@ -61,6 +65,7 @@ fn data_type(ty: &str) -> DataType {
         "int32" => DataType::Int32,
         "int64" => DataType::Int64,
         "float32" => DataType::Float32,
+        "boolean" => DataType::Boolean,
         "timestamp_us_utc" => DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())),
         "list_utf8" => DataType::List(Arc::new(Field::new("item", DataType::Utf8, true))),
         other => panic!("schemas/*.json uses unknown type {other}"),
@@ -193,6 +198,10 @@ mod tests {
             ANALYSES.col(c);
         }
         ANALYSES.check(&ANALYSES.arrow_schema()).unwrap();
+        ANSWERS.check(&ANSWERS.arrow_schema()).unwrap();
+        for c in ["question", "answer", "citations", "evidence", "model", "chunks_version"] {
+            ANSWERS.col(c);
+        }
         assert_eq!(ANALYSES.reserved[0].name, "embedding");
         let s = DOCUMENTS.arrow_schema();
         DOCUMENTS.check(&s).unwrap();

@@ -122,9 +122,20 @@ fn connection_session(base: &SessionContext, auth: bool) -> SessionContext {
     } else {
         Principal::Operator
     };
-    state
-        .config_mut()
-        .set_extension(Arc::new(SessionAccess::new(principal)));
+    let access = Arc::new(SessionAccess::new(principal));
+    state.config_mut().set_extension(access.clone());
+    // answer_from() records who asked: bind it to this connection's reader.
+    let bound = state
+        .aggregate_functions()
+        .get("answer_from")
+        .and_then(|f| {
+            f.inner()
+                .downcast_ref::<crate::sql::AnswerFromFunction>()
+                .map(|a| a.for_session(access.clone()))
+        });
+    if let Some(f) = bound {
+        let _ = datafusion::execution::FunctionRegistry::register_udaf(&mut state, Arc::new(f));
+    }
     SessionContext::new_with_state(state)
 }
 

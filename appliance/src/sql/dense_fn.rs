@@ -264,23 +264,38 @@ impl HybridFunction {
         if let Some(v) = vals.get(5) {
             p.depth = args::count(HYBRID, "depth", v, &self.limits)?;
         }
+        Ok(Some(self.search(&query, k, &p, &vis)?.0))
+    }
+
+    /// Fused top `k` for `query` among the chunks `vis` allows, and the best dense similarity.
+    pub fn search(
+        &self,
+        query: &str,
+        k: usize,
+        p: &HybridConfig,
+        vis: &crate::analyses::Visibility,
+    ) -> std::result::Result<(Vec<HybridRow>, Option<f64>), SqlFnError> {
         let vs = handle(&self.dense, HYBRID)?;
-        let dense: Vec<(String, String)> = vs
-            .search_visible_blocking(&query, p.depth, &vis)
-            .map_err(|e| dense_err(HYBRID, e))?
-            .into_iter()
-            .map(|h| (h.chunk_id, h.doc_id))
-            .collect();
-        let terms = self.index.analyzer().terms(&query);
+        let hits = vs
+            .search_visible_blocking(query, p.depth, vis)
+            .map_err(|e| dense_err(HYBRID, e))?;
+        let best = hits.first().map(|h| h.score as f64);
+        let dense: Vec<(String, String)> = hits.into_iter().map(|h| (h.chunk_id, h.doc_id)).collect();
+        let terms = self.index.analyzer().terms(query);
         let sparse: Vec<(String, String)> = if terms.is_empty() {
             Vec::new()
         } else {
-            super::bm25_fn::search(&self.index, &terms, p.depth, &vis, self.scoped_stats)?
+            super::bm25_fn::search(&self.index, &terms, p.depth, vis, self.scoped_stats)?
                 .into_iter()
                 .map(|h| (h.chunk_id, h.doc_id))
                 .collect()
         };
-        Ok(Some(fuse(&dense, &sparse, &p, k)))
+        Ok((fuse(&dense, &sparse, p, k), best))
+    }
+
+    /// The configured fusion defaults.
+    pub fn defaults(&self) -> &HybridConfig {
+        &self.defaults
     }
 }
 

@@ -42,6 +42,16 @@ pub enum SqlFnError {
         /// The cause.
         source: crate::analyses::AnalysesError,
     },
+    /// The language model: busy 53300, not configured or not loadable 55000 (missing file
+    /// 58P01, corrupt or wrong checksum XX001, unsupported architecture 0A000), prompt too
+    /// long 54000, cancelled 57014, a failed generation XX000.
+    #[error("{function}(): {source}")]
+    Llm {
+        /// Function name.
+        function: &'static str,
+        /// The cause.
+        source: mitra_llm::LlmError,
+    },
 }
 
 impl SqlFnError {
@@ -55,6 +65,20 @@ impl SqlFnError {
                 crate::analyses::AnalysesError::Unknown(_) => "22023",
                 _ => "XX000",
             },
+            SqlFnError::Llm { source, .. } => {
+                use mitra_llm::LlmError as L;
+                match source.cause() {
+                    L::Busy { .. } => "53300",
+                    L::NotConfigured(_) => "55000",
+                    L::Model { message, .. } if message.contains("no such file") => "58P01",
+                    L::Model { .. } | L::Checksum { .. } => "XX001",
+                    L::Unsupported { .. } => "0A000",
+                    L::PromptTooLong { .. } => "54000",
+                    L::Cancelled => "57014",
+                    L::Tokenizer(_) | L::Template(_) => "55000",
+                    L::Generation(_) | L::Unavailable(_) => "XX000",
+                }
+            }
             SqlFnError::Dense { source, .. } => {
                 use crate::dense::DenseError as D;
                 match source {

@@ -1,6 +1,7 @@
 //! The DataFusion session: Lance tables, retrieval table functions, Postgres catalog emulation.
 
 mod abstracts_fn;
+mod answer_fn;
 mod args;
 mod bm25_fn;
 mod dense_fn;
@@ -16,6 +17,9 @@ use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 
 pub use abstracts_fn::{AbstractsFunction, ABSTRACTS_SCHEMA};
+pub use answer_fn::{
+    AnswerFromFunction, AnswerFunction, LlmStatusFunction, ANSWER_SCHEMA, LLM_STATUS_SCHEMA,
+};
 pub use args::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
 pub use bm25_fn::{Bm25Function, RANKED_SCHEMA};
 pub use dense_fn::{
@@ -135,17 +139,47 @@ pub async fn build_session_with(
             catalog.clone(),
         )),
     );
+    let hybrid = HybridFunction::new(
+        dense.clone(),
+        index.clone(),
+        limits.clone(),
+        cfg.hybrid.clone(),
+        catalog.clone(),
+        scoped_stats,
+    );
+    ctx.register_udtf("hybrid", Arc::new(hybrid.clone()));
+    let llm = Arc::new(crate::llm::Llm::new(cfg));
     ctx.register_udtf(
-        "hybrid",
-        Arc::new(HybridFunction::new(
-            dense.clone(),
-            index.clone(),
+        "answer",
+        Arc::new(AnswerFunction::new(
+            hybrid,
+            llm.clone(),
             limits.clone(),
-            cfg.hybrid.clone(),
             catalog.clone(),
-            scoped_stats,
+            data_dir.clone(),
         )),
     );
+    ctx.register_udaf(AnswerFromFunction::udaf(
+        llm.clone(),
+        limits.clone(),
+        data_dir.clone(),
+    ));
+    ctx.register_udtf("llm_status", Arc::new(LlmStatusFunction::new(llm)));
+    // The operator's audit log of answers (empty until the first recorded answer).
+    let answers = data_dir.join(crate::answers_log::TABLE_DIR);
+    let answers_schema =
+        (!answers.join("_versions").exists()).then(|| crate::schema::ANSWERS.arrow_schema());
+    let answers_table = Arc::new(
+        LiveLanceTable::open_with_access(
+            answers,
+            answers_schema,
+            RowAccess::Operator,
+            catalog.clone(),
+        )
+        .await?,
+    );
+    ctx.register_table("answers", answers_table)
+        .map_err(|e| StoreError::Schema(e.to_string()))?;
     ctx.register_udtf(
         "abstracts",
         Arc::new(AbstractsFunction::new(

@@ -1,0 +1,17 @@
+//! Mitra's local generation: GGUF models on candle, their own tokenizer and chat template, one
+//! bounded worker thread, grounded prompts and citation checks.
+
+pub mod engine;
+mod error;
+pub mod gguf;
+pub mod grounding;
+pub mod model;
+pub mod template;
+pub mod tokenizer;
+pub mod worker;
+
+pub use engine::{Engine, LoadOptions, ModelInfo, Params, Stats, Stop};
+pub use error::LlmError;
+pub use grounding::{Budget, Checked, Passage, ABSTENTION};
+pub use template::{ChatTemplate, Message};
+pub use worker::{Event, PromptBuilder, State, Ticket, Worker, WorkerStatus};

@@ -1,0 +1,135 @@
+//! The quantized transformer for each supported architecture (candle-transformers), behind one type.
+
+use std::io::Cursor;
+
+use candle_core::quantized::{gguf_file, GgmlDType, QTensor};
+use candle_core::{Device, Tensor};
+use candle_transformers::models::{
+    quantized_gemma3, quantized_llama, quantized_phi3, quantized_qwen2, quantized_qwen3,
+};
+
+use crate::gguf::{Arch, Gguf};
+use crate::LlmError;
+
+/// Loaded weights of one model.
+pub enum Weights {
+    /// `llama`.
+    Llama(quantized_llama::ModelWeights),
+    /// `qwen2`.
+    Qwen2(quantized_qwen2::ModelWeights),
+    /// `qwen3`.
+    Qwen3(quantized_qwen3::ModelWeights),
+    /// `gemma3`.
+    Gemma3(quantized_gemma3::ModelWeights),
+    /// `phi3`.
+    Phi3(quantized_phi3::ModelWeights),
+}
+
+/// Block types without a fast CPU kernel in candle; on CPU they are converted to Q8_0 at load
+/// (8-bit blocks of 32 hold every 4/5-bit value of these blocks to within half a step).
+fn slow_on_cpu(t: GgmlDType) -> bool {
+    matches!(t, GgmlDType::Q4_1 | GgmlDType::Q5_0 | GgmlDType::Q5_1)
+}
+
+/// The file re-encoded in memory with slow block types converted to Q8_0.
+fn transcoded(
+    content: &gguf_file::Content,
+    file: &mut std::fs::File,
+) -> candle_core::Result<Cursor<Vec<u8>>> {
+    let mut tensors: Vec<(String, QTensor)> = Vec::new();
+    let mut names: Vec<&String> = content.tensor_infos.keys().collect();
+    names.sort();
+    for name in names {
+        let q = content.tensor(file, name, &Device::Cpu)?;
+        let q = if slow_on_cpu(q.dtype()) {
+            QTensor::quantize(&q.dequantize(&Device::Cpu)?, GgmlDType::Q8_0)?
+        } else {
+            q
+        };
+        tensors.push((name.clone(), q));
+    }
+    let meta: Vec<(&str, &gguf_file::Value)> = content
+        .metadata
+        .iter()
+        .map(|(k, v)| (k.as_str(), v))
+        .collect();
+    let refs: Vec<(&str, &QTensor)> = tensors.iter().map(|(n, t)| (n.as_str(), t)).collect();
+    let mut out = Cursor::new(Vec::new());
+    gguf_file::write(&mut out, &meta, &refs)?;
+    out.set_position(0);
+    Ok(out)
+}
+
+impl Weights {
+    /// Reads the tensors of `g` onto `device`.
+    pub fn load(g: Gguf, device: &Device) -> Result<Weights, LlmError> {
+        let Gguf {
+            path,
+            content,
+            mut file,
+            arch,
+        } = g;
+        let err = |e: candle_core::Error| LlmError::model(&path, format!("loading weights: {e}"));
+        let slow = content
+            .tensor_infos
+            .values()
+            .any(|t| slow_on_cpu(t.ggml_dtype));
+        if slow && device.is_cpu() {
+            tracing::info!(path = %path.display(), "converting Q4_1/Q5 blocks to Q8_0 for the CPU kernels");
+            let mut mem = transcoded(&content, &mut file).map_err(err)?;
+            let content = gguf_file::Content::read(&mut mem).map_err(err)?;
+            return Self::from_content(arch, content, &mut mem, device).map_err(err);
+        }
+        Self::from_content(arch, content, &mut file, device).map_err(err)
+    }
+
+    fn from_content<R: std::io::Read + std::io::Seek>(
+        arch: Arch,
+        content: gguf_file::Content,
+        file: &mut R,
+        device: &Device,
+    ) -> candle_core::Result<Weights> {
+        let err = |e: candle_core::Error| e;
+        let mut file = file;
+        Ok(match arch {
+            Arch::Llama => Weights::Llama(
+                quantized_llama::ModelWeights::from_gguf(content, &mut file, device).map_err(err)?,
+            ),
+            Arch::Qwen2 => Weights::Qwen2(
+                quantized_qwen2::ModelWeights::from_gguf(content, &mut file, device).map_err(err)?,
+            ),
+            Arch::Qwen3 => Weights::Qwen3(
+                quantized_qwen3::ModelWeights::from_gguf(content, &mut file, device).map_err(err)?,
+            ),
+            Arch::Gemma3 => Weights::Gemma3(
+                quantized_gemma3::ModelWeights::from_gguf(content, &mut file, device).map_err(err)?,
+            ),
+            Arch::Phi3 => Weights::Phi3(
+                quantized_phi3::ModelWeights::from_gguf(false, content, &mut file, device)
+                    .map_err(err)?,
+            ),
+        })
+    }
+
+    /// Logits of the last position after feeding `input` (1 × n) at `pos`; `pos == 0` starts a
+    /// new sequence (every architecture resets its KV cache there).
+    pub fn forward(&mut self, input: &Tensor, pos: usize) -> candle_core::Result<Tensor> {
+        match self {
+            Weights::Llama(m) => m.forward(input, pos),
+            Weights::Qwen2(m) => m.forward(input, pos),
+            Weights::Qwen3(m) => m.forward(input, pos),
+            Weights::Gemma3(m) => m.forward(input, pos),
+            Weights::Phi3(m) => m.forward(input, pos),
+        }
+    }
+
+    /// Drops cached attention state between requests, where the model allows it.
+    pub fn reset(&mut self) {
+        match self {
+            Weights::Llama(m) => m.clear_kv_cache(),
+            Weights::Qwen2(m) => m.clear_kv_cache(),
+            Weights::Qwen3(m) => m.clear_kv_cache(),
+            Weights::Gemma3(_) | Weights::Phi3(_) => {}
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! The generation worker: one thread owns the model; requests wait in a bounded queue, stream
+//! their text back, and stop when their caller goes away.
+
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+
+use crate::engine::{Engine, LoadOptions, ModelInfo, Params, Stats};
+use crate::LlmError;
+
+/// Builds the prompt on the worker, with the model's tokenizer and template at hand; returns the
+/// token ids and how many evidence passages it used.
+pub type PromptBuilder = Box<dyn FnOnce(&Engine) -> Result<(Vec<u32>, usize), LlmError> + Send>;
+
+/// What a request hears back, in order: `Prompt`, any number of `Text`, then `Done` or `Failed`.
+#[derive(Debug)]
+pub enum Event {
+    /// The prompt was built: its token count and the passages it holds.
+    Prompt {
+        /// Prompt tokens.
+        tokens: usize,
+        /// Evidence passages that fit the budget.
+        passages: usize,
+    },
+    /// A new piece of the answer.
+    Text(String),
+    /// Generation ended.
+    Done {
+        /// The whole answer.
+        text: String,
+        /// Counts and timings.
+        stats: Stats,
+    },
+    /// The request failed.
+    Failed(LlmError),
+}
+
+struct Job {
+    build: PromptBuilder,
+    params: Params,
+    cancel: Arc<AtomicBool>,
+    events: UnboundedSender<Event>,
+}
+
+/// What the worker is doing now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// Loading the model.
+    Loading,
+    /// Waiting for requests.
+    Idle,
+    /// Running a request.
+    Generating,
+    /// The model failed to load; requests fail with the reason.
+    Failed,
+}
+
+impl State {
+    /// Lower-case name.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            State::Loading => "loading",
+            State::Idle => "idle",
+            State::Generating => "generating",
+            State::Failed => "failed",
+        }
+    }
+}
+
+#[derive(Default)]
+struct Shared {
+    state: Mutex<Option<State>>,
+    model: Mutex<Option<Result<ModelInfo, Arc<LlmError>>>>,
+    queued: AtomicUsize,
+    served: AtomicU64,
+    cancelled: AtomicU64,
+    rejected: AtomicU64,
+    failed: AtomicU64,
+}
+
+/// A snapshot of the worker for `llm_status()` and `mitra status`.
+#[derive(Debug, Clone)]
+pub struct WorkerStatus {
+    /// Current state.
+    pub state: State,
+    /// The loaded model, or why it is not loaded.
+    pub model: Option<Result<ModelInfo, Arc<LlmError>>>,
+    /// Requests waiting.
+    pub queued: usize,
+    /// Requests answered.
+    pub served: u64,
+    /// Requests stopped because their caller went away or cancelled.
+    pub cancelled: u64,
+    /// Requests refused because the queue was full.
+    pub rejected: u64,
+    /// Requests that failed.
+    pub failed: u64,
+    /// The queue bound.
+    pub queue_depth: usize,
+}
+
+/// Handle to the worker thread (cheap to share behind an `Arc`).
+pub struct Worker {
+    tx: SyncSender<Job>,
+    shared: Arc<Shared>,
+    depth: usize,
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Worker")
+    }
+}
+
+/// A submitted request: its events, and cancellation when dropped.
+pub struct Ticket {
+    /// Events of the request.
+    pub events: UnboundedReceiver<Event>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Ticket {
+    /// Asks the worker to stop this request.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::SeqCst);
+    }
+
+    /// Waits (blocking this thread) for the end of the request, for synchronous callers.
+    pub fn wait_blocking(mut self) -> Result<(String, Stats, usize), LlmError> {
+        let mut passages = 0;
+        loop {
+            match self.events.try_recv() {
+                Ok(Event::Prompt { passages: p, .. }) => passages = p,
+                Ok(Event::Text(_)) => {}
+                Ok(Event::Done { text, stats }) => return Ok((text, stats, passages)),
+                Ok(Event::Failed(e)) => return Err(e),
+                Err(tokio::sync::mpsc::error::TryRecvError::Empty) => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => {
+                    return Err(LlmError::Generation("the worker stopped".into()))
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::SeqCst);
+    }
+}
+
+impl Worker {
+    /// Starts the worker thread, which loads `path` at once; `queue_depth` requests may wait
+    /// behind the running one.
+    pub fn start(path: PathBuf, opts: LoadOptions, queue_depth: usize) -> Arc<Worker> {
+        let (tx, rx) = sync_channel::<Job>(queue_depth);
+        let shared = Arc::new(Shared::default());
+        *shared.state.lock().expect("state") = Some(State::Loading);
+        let sh = shared.clone();
+        std::thread::Builder::new()
+            .name("mitra-llm".into())
+            .spawn(move || run(path, opts, rx, sh))
+            .expect("spawn the generation worker");
+        Arc::new(Worker {
+            tx,
+            shared,
+            depth: queue_depth,
+        })
+    }
+
+    /// Queues a request, or refuses it at once when the queue is full ([`LlmError::Busy`]).
+    pub fn submit(&self, build: PromptBuilder, params: Params) -> Result<Ticket, LlmError> {
+        let (etx, erx) = unbounded_channel();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let job = Job {
+            build,
+            params,
+            cancel: cancel.clone(),
+            events: etx,
+        };
+        self.shared.queued.fetch_add(1, Ordering::SeqCst);
+        match self.tx.try_send(job) {
+            Ok(()) => Ok(Ticket {
+                events: erx,
+                cancel,
+            }),
+            Err(TrySendError::Full(_)) => {
+                let queued = self.shared.queued.fetch_sub(1, Ordering::SeqCst) - 1;
+                self.shared.rejected.fetch_add(1, Ordering::SeqCst);
+                Err(LlmError::Busy {
+                    queued,
+                    depth: self.depth,
+                })
+            }
+            Err(TrySendError::Disconnected(_)) => {
+                self.shared.queued.fetch_sub(1, Ordering::SeqCst);
+                Err(LlmError::NotConfigured("the generation worker stopped".into()))
+            }
+        }
+    }
+
+    /// The worker's state and counters.
+    pub fn status(&self) -> WorkerStatus {
+        let s = &self.shared;
+        WorkerStatus {
+            state: s.state.lock().expect("state").unwrap_or(State::Loading),
+            model: s.model.lock().expect("model").clone(),
+            queued: s.queued.load(Ordering::SeqCst),
+            served: s.served.load(Ordering::SeqCst),
+            cancelled: s.cancelled.load(Ordering::SeqCst),
+            rejected: s.rejected.load(Ordering::SeqCst),
+            failed: s.failed.load(Ordering::SeqCst),
+            queue_depth: self.depth,
+        }
+    }
+
+    /// Blocks until the model is loaded or failed to load (at most `timeout`).
+    pub fn wait_loaded(&self, timeout: Duration) -> Result<ModelInfo, LlmError> {
+        let until = std::time::Instant::now() + timeout;
+        loop {
+            if let Some(m) = self.shared.model.lock().expect("model").clone() {
+                return m.map_err(LlmError::Unavailable);
+            }
+            if std::time::Instant::now() > until {
+                return Err(LlmError::NotConfigured("the model is still loading".into()));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn set_state(sh: &Shared, s: State) {
+    *sh.state.lock().expect("state") = Some(s);
+}
+
+fn run(path: PathBuf, opts: LoadOptions, rx: Receiver<Job>, sh: Arc<Shared>) {
+    let loaded = std::panic::catch_unwind(|| Engine::load(&path, &opts))
+        .unwrap_or_else(|_| Err(LlmError::model(&path, "the loader panicked")));
+    let mut engine = match loaded {
+        Ok(e) => {
+            tracing::info!(model = %e.info().label(), arch = %e.info().arch, "language model loaded");
+            *sh.model.lock().expect("model") = Some(Ok(e.info().clone()));
+            set_state(&sh, State::Idle);
+            Some(e)
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "language model unavailable");
+            *sh.model.lock().expect("model") = Some(Err(Arc::new(e)));
+            set_state(&sh, State::Failed);
+            None
+        }
+    };
+    while let Ok(job) = rx.recv() {
+        sh.queued.fetch_sub(1, Ordering::SeqCst);
+        let Some(eng) = engine.as_mut() else {
+            let why = sh.model.lock().expect("model").clone().and_then(|m| m.err());
+            let e = match why {
+                Some(c) => LlmError::Unavailable(c),
+                None => LlmError::NotConfigured("the model did not load".into()),
+            };
+            let _ = job.events.send(Event::Failed(e));
+            sh.failed.fetch_add(1, Ordering::SeqCst);
+            continue;
+        };
+        if job.cancel.load(Ordering::SeqCst) || job.events.is_closed() {
+            sh.cancelled.fetch_add(1, Ordering::SeqCst);
+            continue;
+        }
+        set_state(&sh, State::Generating);
+        let Job {
+            build,
+            params,
+            cancel,
+            events,
+        } = job;
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let (ids, passages) = build(eng)?;
+            let _ = events.send(Event::Prompt {
+                tokens: ids.len(),
+                passages,
+            });
+            let gone = || cancel.load(Ordering::SeqCst) || events.is_closed();
+            eng.generate(&ids, &params, &gone, &mut |piece| {
+                events.send(Event::Text(piece.to_string())).is_ok()
+            })
+        }))
+        .unwrap_or_else(|_| Err(LlmError::Generation("internal error in the model".into())));
+        match outcome {
+            Ok((text, stats)) => {
+                sh.served.fetch_add(1, Ordering::SeqCst);
+                let _ = events.send(Event::Done { text, stats });
+            }
+            Err(LlmError::Cancelled) => {
+                sh.cancelled.fetch_add(1, Ordering::SeqCst);
+                tracing::info!("generation cancelled: the caller went away");
+            }
+            Err(e) => {
+                sh.failed.fetch_add(1, Ordering::SeqCst);
+                let _ = events.send(Event::Failed(e));
+            }
+        }
+        set_state(&sh, State::Idle);
+    }
+}

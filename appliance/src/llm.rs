@@ -1,0 +1,366 @@
+//! The process's language model and grounded answering: which GGUF, its worker (started on first
+//! use, shared by every session), evidence in, a checked answer with citations out.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, LazyLock, Mutex};
+
+use mitra_llm::grounding::{self, Budget, Passage};
+use mitra_llm::{Event, LlmError, LoadOptions, Params, Worker, WorkerStatus};
+
+use crate::config::{Config, LlmConfig, Uncited};
+
+/// The language model as a session sees it.
+pub struct Llm {
+    cfg: LlmConfig,
+    source: Result<(PathBuf, LoadOptions), String>,
+    key: String,
+}
+
+impl std::fmt::Debug for Llm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Llm({})", self.key)
+    }
+}
+
+static WORKERS: LazyLock<Mutex<HashMap<String, Arc<Worker>>>> = LazyLock::new(Default::default);
+
+/// The GGUF file and load options `cfg` names, or why there is none.
+fn resolve(cfg: &Config) -> Result<(PathBuf, LoadOptions), String> {
+    let l = &cfg.llm;
+    if let Some(p) = &l.model_path {
+        let name = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "model".into());
+        return Ok((
+            p.clone(),
+            LoadOptions {
+                name,
+                sha256: None,
+                device: l.device.clone(),
+            },
+        ));
+    }
+    let m = crate::models::entry(&l.model).map_err(|e| e.to_string())?;
+    let Some(file) = (m.kind == crate::models::ModelKind::Llm)
+        .then(|| m.gguf())
+        .flatten()
+    else {
+        return Err(format!(
+            "llm.model {:?} is not a language model; see `mitra models list`",
+            l.model
+        ));
+    };
+    let path = cfg.embedding.models_dir.join(&m.name).join(&file.path);
+    if !path.is_file() {
+        return Err(format!(
+            "language model {} is not present in {}; run `mitra models fetch {}` (or set llm.model_path to a local GGUF file)",
+            m.name,
+            cfg.embedding.models_dir.display(),
+            m.name
+        ));
+    }
+    Ok((
+        path,
+        LoadOptions {
+            name: m.name.clone(),
+            sha256: Some(file.sha256.clone()),
+            device: l.device.clone(),
+        },
+    ))
+}
+
+impl Llm {
+    /// The model `cfg` configures (resolved now, loaded on first use).
+    pub fn new(cfg: &Config) -> Llm {
+        let source = resolve(cfg);
+        let key = match &source {
+            Ok((p, o)) => format!("{}|{}|{}", p.display(), o.device, cfg.llm.queue_depth),
+            Err(e) => e.clone(),
+        };
+        Llm {
+            cfg: cfg.llm.clone(),
+            source,
+            key,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &LlmConfig {
+        &self.cfg
+    }
+
+    /// The configured model's name (registry name or file stem), loaded or not.
+    pub fn name(&self) -> String {
+        match &self.source {
+            Ok((_, o)) => o.name.clone(),
+            Err(_) => self.cfg.model.clone(),
+        }
+    }
+
+    /// The worker, started (and the model loaded, in its thread) on first use in this process.
+    pub fn worker(&self) -> Result<Arc<Worker>, LlmError> {
+        let (path, opts) = self.source.clone().map_err(LlmError::NotConfigured)?;
+        let mut map = WORKERS.lock().expect("llm workers");
+        Ok(map
+            .entry(self.key.clone())
+            .or_insert_with(|| Worker::start(path, opts, self.cfg.queue_depth))
+            .clone())
+    }
+
+    /// The worker's state, if it was started.
+    pub fn status(&self) -> Option<WorkerStatus> {
+        WORKERS
+            .lock()
+            .expect("llm workers")
+            .get(&self.key)
+            .map(|w| w.status())
+    }
+
+    /// Why no model can be used, if so (without starting it).
+    pub fn unavailable(&self) -> Option<&str> {
+        self.source.as_ref().err().map(String::as_str)
+    }
+
+    /// Decoding settings.
+    pub fn params(&self) -> Params {
+        Params {
+            max_new_tokens: self.cfg.max_new_tokens,
+            temperature: self.cfg.temperature,
+            top_p: (self.cfg.top_p < 1.0).then_some(self.cfg.top_p),
+            seed: self.cfg.seed,
+            repeat_penalty: self.cfg.repeat_penalty,
+            repeat_last_n: 64,
+            ignore_eos: self.cfg.ignore_eos,
+        }
+    }
+
+    fn budget(&self) -> Budget {
+        Budget {
+            context_tokens: self.cfg.context_tokens,
+            max_new_tokens: self.cfg.max_new_tokens,
+            max_passage_tokens: self.cfg.max_passage_tokens,
+        }
+    }
+}
+
+/// The evidence of one answer.
+#[derive(Debug, Clone, Default)]
+pub struct Evidence {
+    /// Passages in rank order.
+    pub passages: Vec<Passage>,
+    /// Best dense similarity among them (for the retrieval gate), when known.
+    pub best_similarity: Option<f64>,
+    /// The `chunks` version they were read from.
+    pub chunks_version: Option<u64>,
+}
+
+/// Why an answer abstained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Abstention {
+    /// It did not.
+    No,
+    /// No passage was retrieved.
+    NoEvidence,
+    /// The retrieval gate (`llm.min_similarity`).
+    Gate,
+    /// The model replied with the abstention.
+    Model,
+    /// The model cited no given passage (`llm.uncited = "abstain"`).
+    Uncited,
+}
+
+/// One checked answer: the row of `answer()`.
+#[derive(Debug, Clone)]
+pub struct AnswerRow {
+    /// The answer text (the abstention when abstained).
+    pub answer: String,
+    /// Whether Mitra abstained.
+    pub abstained: bool,
+    /// Why.
+    pub abstention: Abstention,
+    /// Whether every part of the answer is backed by at least one valid citation.
+    pub grounded: bool,
+    /// Cited chunk ids (each one of `evidence`).
+    pub citations: Vec<String>,
+    /// Citations naming no given passage (dropped).
+    pub invalid_citations: usize,
+    /// Chunk ids given to the model.
+    pub evidence: Vec<String>,
+    /// The model's text before the checks.
+    pub raw: String,
+    /// `name sha256:…`.
+    pub model: String,
+    /// The `chunks` version of the evidence.
+    pub chunks_version: Option<u64>,
+    /// Prompt tokens.
+    pub prompt_tokens: usize,
+    /// Generated tokens.
+    pub completion_tokens: usize,
+    /// Prefill milliseconds.
+    pub ms_prefill: f32,
+    /// Decode milliseconds.
+    pub ms_decode: f32,
+}
+
+fn abstain(llm: &Llm, ev: &Evidence, why: Abstention) -> AnswerRow {
+    AnswerRow {
+        answer: mitra_llm::ABSTENTION.to_string(),
+        abstained: true,
+        abstention: why,
+        grounded: false,
+        citations: Vec::new(),
+        invalid_citations: 0,
+        evidence: Vec::new(),
+        raw: String::new(),
+        model: llm.name(),
+        chunks_version: ev.chunks_version,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        ms_prefill: 0.0,
+        ms_decode: 0.0,
+    }
+}
+
+/// A submitted answer: stream its text with [`Pending::next_text`], then [`Pending::finish`].
+pub struct Pending {
+    ticket: Option<mitra_llm::Ticket>,
+    ready: Option<AnswerRow>,
+    used: usize,
+    evidence: Evidence,
+    uncited: Uncited,
+    model: String,
+    worker: Option<Arc<Worker>>,
+}
+
+/// Starts answering `question` over `ev`: the retrieval gate, then the prompt and generation on
+/// the worker (busy: [`LlmError::Busy`] at once).
+pub fn submit(llm: &Llm, question: &str, ev: Evidence) -> Result<Pending, LlmError> {
+    let gate = llm.cfg.min_similarity;
+    let early = if ev.passages.is_empty() {
+        Some(Abstention::NoEvidence)
+    } else if gate > 0.0 && ev.best_similarity.is_some_and(|s| s < gate) {
+        Some(Abstention::Gate)
+    } else {
+        None
+    };
+    if let Some(why) = early {
+        return Ok(Pending {
+            ticket: None,
+            ready: Some(abstain(llm, &ev, why)),
+            used: 0,
+            evidence: ev,
+            uncited: llm.cfg.uncited,
+            model: llm.name(),
+            worker: None,
+        });
+    }
+    let worker = llm.worker()?;
+    let q = question.to_string();
+    let passages = ev.passages.clone();
+    let budget = llm.budget();
+    let ticket = worker.submit(
+        Box::new(move |engine| grounding::build(engine, &q, &passages, budget)),
+        llm.params(),
+    )?;
+    Ok(Pending {
+        ticket: Some(ticket),
+        ready: None,
+        used: 0,
+        evidence: ev,
+        uncited: llm.cfg.uncited,
+        model: llm.name(),
+        worker: Some(worker),
+    })
+}
+
+impl Pending {
+    /// The next piece of the answer as it is generated; `None` at the end (then call `finish`).
+    pub async fn next_text(&mut self) -> Result<Option<String>, LlmError> {
+        let Some(t) = self.ticket.as_mut() else {
+            return Ok(None);
+        };
+        loop {
+            match t.events.recv().await {
+                Some(Event::Prompt { passages, .. }) => self.used = passages,
+                Some(Event::Text(s)) => return Ok(Some(s)),
+                Some(Event::Done { text, stats }) => {
+                    self.ready = Some(self.checked(text, stats));
+                    self.ticket = None;
+                    return Ok(None);
+                }
+                Some(Event::Failed(e)) => {
+                    self.ticket = None;
+                    return Err(e);
+                }
+                None => {
+                    self.ticket = None;
+                    return Err(LlmError::Generation("the generation worker stopped".into()));
+                }
+            }
+        }
+    }
+
+    /// Waits for the end and returns the checked answer.
+    pub async fn finish(mut self) -> Result<AnswerRow, LlmError> {
+        while self.next_text().await?.is_some() {}
+        self.ready
+            .take()
+            .ok_or_else(|| LlmError::Generation("no answer".into()))
+    }
+
+    /// As [`Pending::finish`], blocking this thread (for synchronous callers such as aggregates).
+    pub fn finish_blocking(mut self) -> Result<AnswerRow, LlmError> {
+        if let Some(t) = self.ticket.take() {
+            let (text, stats, used) = t.wait_blocking()?;
+            self.used = used;
+            self.ready = Some(self.checked(text, stats));
+        }
+        self.ready
+            .take()
+            .ok_or_else(|| LlmError::Generation("no answer".into()))
+    }
+
+    fn checked(&self, text: String, stats: mitra_llm::Stats) -> AnswerRow {
+        let evidence: Vec<String> = self.evidence.passages[..self.used.min(self.evidence.passages.len())]
+            .iter()
+            .map(|p| p.chunk_id.clone())
+            .collect();
+        let c = grounding::check(&text, &evidence);
+        let (answer, abstained, abstention, grounded) = if c.abstained {
+            (mitra_llm::ABSTENTION.to_string(), true, Abstention::Model, false)
+        } else if c.citations.is_empty() {
+            match self.uncited {
+                Uncited::Abstain => (
+                    mitra_llm::ABSTENTION.to_string(),
+                    true,
+                    Abstention::Uncited,
+                    false,
+                ),
+                Uncited::Flag => (text.trim().to_string(), false, Abstention::No, false),
+            }
+        } else {
+            (text.trim().to_string(), false, Abstention::No, true)
+        };
+        AnswerRow {
+            answer,
+            abstained,
+            abstention,
+            grounded,
+            citations: c.citations,
+            invalid_citations: c.invalid,
+            evidence,
+            raw: text,
+            model: match self.worker.as_ref().and_then(|w| w.status().model) {
+                Some(Ok(info)) => info.label(),
+                _ => self.model.clone(),
+            },
+            chunks_version: self.evidence.chunks_version,
+            prompt_tokens: stats.prompt_tokens,
+            completion_tokens: stats.completion_tokens,
+            ms_prefill: stats.ms_prefill,
+            ms_decode: stats.ms_decode,
+        }
+    }
+}
