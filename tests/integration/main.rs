@@ -2,6 +2,7 @@
 
 #![recursion_limit = "256"]
 
+mod answer;
 mod beir_quality;
 mod bm25_reference;
 mod clients;

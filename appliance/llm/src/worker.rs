@@ -77,6 +77,7 @@ struct Shared {
     state: Mutex<Option<State>>,
     model: Mutex<Option<Result<ModelInfo, Arc<LlmError>>>>,
     queued: AtomicUsize,
+    in_flight: AtomicUsize,
     served: AtomicU64,
     cancelled: AtomicU64,
     rejected: AtomicU64,
@@ -160,7 +161,8 @@ impl Worker {
     /// Starts the worker thread, which loads `path` at once; `queue_depth` requests may wait
     /// behind the running one.
     pub fn start(path: PathBuf, opts: LoadOptions, queue_depth: usize) -> Arc<Worker> {
-        let (tx, rx) = sync_channel::<Job>(queue_depth);
+        // Room for every admitted request; admission itself is counted (`in_flight`).
+        let (tx, rx) = sync_channel::<Job>(queue_depth + 1);
         let shared = Arc::new(Shared::default());
         *shared.state.lock().expect("state") = Some(State::Loading);
         let sh = shared.clone();
@@ -185,6 +187,20 @@ impl Worker {
             cancel: cancel.clone(),
             events: etx,
         };
+        // One running plus `depth` waiting, whether or not the model has finished loading.
+        let admitted = self
+            .shared
+            .in_flight
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n <= self.depth).then_some(n + 1)
+            });
+        if admitted.is_err() {
+            self.shared.rejected.fetch_add(1, Ordering::SeqCst);
+            return Err(LlmError::Busy {
+                queued: self.shared.queued.load(Ordering::SeqCst),
+                depth: self.depth,
+            });
+        }
         self.shared.queued.fetch_add(1, Ordering::SeqCst);
         match self.tx.try_send(job) {
             Ok(()) => Ok(Ticket {
@@ -192,6 +208,7 @@ impl Worker {
                 cancel,
             }),
             Err(TrySendError::Full(_)) => {
+                self.shared.in_flight.fetch_sub(1, Ordering::SeqCst);
                 let queued = self.shared.queued.fetch_sub(1, Ordering::SeqCst) - 1;
                 self.shared.rejected.fetch_add(1, Ordering::SeqCst);
                 Err(LlmError::Busy {
@@ -200,6 +217,7 @@ impl Worker {
                 })
             }
             Err(TrySendError::Disconnected(_)) => {
+                self.shared.in_flight.fetch_sub(1, Ordering::SeqCst);
                 self.shared.queued.fetch_sub(1, Ordering::SeqCst);
                 Err(LlmError::NotConfigured("the generation worker stopped".into()))
             }
@@ -236,6 +254,15 @@ impl Worker {
     }
 }
 
+/// Ends a request's admission when dropped (whatever way the request ends).
+struct InFlight<'a>(&'a Shared);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 fn set_state(sh: &Shared, s: State) {
     *sh.state.lock().expect("state") = Some(s);
 }
@@ -259,6 +286,7 @@ fn run(path: PathBuf, opts: LoadOptions, rx: Receiver<Job>, sh: Arc<Shared>) {
     };
     while let Ok(job) = rx.recv() {
         sh.queued.fetch_sub(1, Ordering::SeqCst);
+        let done = InFlight(&sh);
         let Some(eng) = engine.as_mut() else {
             let why = sh.model.lock().expect("model").clone().and_then(|m| m.err());
             let e = match why {
@@ -306,6 +334,7 @@ fn run(path: PathBuf, opts: LoadOptions, rx: Receiver<Job>, sh: Arc<Shared>) {
                 let _ = events.send(Event::Failed(e));
             }
         }
+        drop(done);
         set_state(&sh, State::Idle);
     }
 }

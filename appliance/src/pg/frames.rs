@@ -403,6 +403,32 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for FrameGuard<S> {
     }
 }
 
+/// A second handle on the client's socket, to notice a disconnect while a statement runs.
+fn watcher(socket: &TcpStream) -> io::Result<TcpStream> {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    // SAFETY: `dup` returns a new descriptor that this function owns (or -1, checked).
+    let fd = unsafe { libc::dup(socket.as_raw_fd()) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` is a fresh, valid descriptor owned by the new stream.
+    let std = unsafe { std::net::TcpStream::from_raw_fd(fd) };
+    std.set_nonblocking(true)?;
+    TcpStream::from_std(std)
+}
+
+/// Resolves when the peer has closed the connection (EOF or an error). Bytes the client has
+/// already sent (pipelined messages) are left for the codec; then it looks again later.
+async fn peer_gone(watch: &TcpStream) {
+    let mut b = [0u8; 1];
+    loop {
+        match watch.peek(&mut b).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) => tokio::time::sleep(std::time::Duration::from_millis(250)).await,
+        }
+    }
+}
+
 /// Serves one client connection through the guard, with pgwire's message dispatch.
 pub async fn serve(
     socket: TcpStream,
@@ -410,6 +436,7 @@ pub async fn serve(
     handlers: Arc<MitraHandlers>,
 ) -> io::Result<()> {
     socket.set_nodelay(true)?;
+    let watch = watcher(&socket)?;
     let client = DefaultClient::<Prepared>::new(peer, false);
     let mut framed = Framed::new(
         FrameGuard::new(socket, peer),
@@ -459,17 +486,24 @@ pub async fn serve(
             PgWireConnectionState::CopyInProgress(ext) => ext,
             _ => msg.is_extended_query(),
         };
-        if let Err(mut e) = process_message(
-            msg,
-            &mut framed,
-            startup.clone(),
-            simple.clone(),
-            extended.clone(),
-            copy.clone(),
-            cancel.clone(),
-        )
-        .await
-        {
+        // A statement runs while the client is still there: when it disconnects, the
+        // statement's future is dropped (a generation on the language model stops with it).
+        let processed = tokio::select! {
+            r = process_message(
+                msg,
+                &mut framed,
+                startup.clone(),
+                simple.clone(),
+                extended.clone(),
+                copy.clone(),
+                cancel.clone(),
+            ) => r,
+            _ = peer_gone(&watch) => {
+                tracing::info!(%peer, "client disconnected during a statement; stopped it");
+                break;
+            }
+        };
+        if let Err(mut e) = processed {
             errors.on_error(&framed, &mut e);
             process_error(&mut framed, e, is_extended).await?;
         }
