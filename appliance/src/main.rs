@@ -115,7 +115,7 @@ enum Command {
         #[arg(long, default_value_t = 5.0)]
         abstain_below: f32,
     },
-    /// Obtain and inspect encoder models (offline after the first fetch).
+    /// Obtain and inspect encoder and language models (offline after the first fetch).
     Models {
         #[command(subcommand)]
         action: ModelsCommand,
@@ -751,14 +751,20 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                                 m.name
                             ),
                         };
-                        let default = if m.name == cfg.embedding.model {
-                            " (configured)"
-                        } else {
-                            ""
+                        let configured = match m.kind {
+                            mitra::models::ModelKind::Encoder => m.name == cfg.embedding.model,
+                            mitra::models::ModelKind::Llm => {
+                                m.name == cfg.llm.model && cfg.llm.model_path.is_none()
+                            }
+                        };
+                        let default = if configured { " (configured)" } else { "" };
+                        let kind = match m.kind {
+                            mitra::models::ModelKind::Encoder => format!("{:>4}-d", m.dim),
+                            mitra::models::ModelKind::Llm => "   llm".to_string(),
                         };
                         println!(
-                            "{:<20} {:>4}-d  {state}{default}\n    {}",
-                            m.name, m.dim, m.description
+                            "{:<20} {kind}  {state}{default}\n    {}",
+                            m.name, m.description
                         );
                     }
                 }

@@ -15,3 +15,6 @@ pub use error::LlmError;
 pub use grounding::{Budget, Checked, Passage, ABSTENTION};
 pub use template::{ChatTemplate, Message};
 pub use worker::{Event, PromptBuilder, State, Ticket, Worker, WorkerStatus};
+
+#[cfg(test)]
+mod parity_tests;

@@ -1,0 +1,100 @@
+//! Parity with the references of `benches/llm/parity.py` (transformers' tokenizer from the same
+//! GGUF, Python jinja2 rendering the same template) for every shipped model.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+use crate::gguf::Gguf;
+use crate::template::{ChatTemplate, Message};
+
+#[derive(Deserialize)]
+struct Fixture {
+    strings: Vec<String>,
+    conversation: Vec<Turn>,
+    models: std::collections::BTreeMap<String, ModelRef>,
+}
+
+#[derive(Deserialize)]
+struct Turn {
+    role: String,
+    content: String,
+}
+
+#[derive(Deserialize)]
+struct ModelRef {
+    sha256: String,
+    ids: Vec<Vec<u32>>,
+    rendered: Rendered,
+}
+
+#[derive(Deserialize)]
+struct Rendered {
+    with_generation_prompt: String,
+    without: String,
+}
+
+fn models_dir() -> PathBuf {
+    std::env::var("MITRA_TEST_MODELS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| {
+            PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/mitra-models")
+        })
+}
+
+/// The model's GGUF in the models directory (`NAME/*.gguf`), or `None` (a failure in CI).
+fn gguf_of(name: &str) -> Option<PathBuf> {
+    let dir = models_dir().join(name);
+    let found = std::fs::read_dir(&dir).ok().and_then(|rd| {
+        rd.filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| p.extension().is_some_and(|x| x == "gguf"))
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var("MITRA_TEST_REQUIRE_MODELS").as_deref() != Ok("1"),
+            "{name} is not fetched into {}",
+            dir.display()
+        );
+        eprintln!("skipping {name}: not fetched");
+    }
+    found
+}
+
+#[test]
+fn tokenizer_and_chat_template_match_the_references() {
+    let fx: Fixture = serde_json::from_str(include_str!(
+        "../../../tests/fixtures/llm/parity.json"
+    ))
+    .unwrap();
+    assert!(fx.models.len() >= 2);
+    for (name, want) in &fx.models {
+        let Some(path) = gguf_of(name) else { continue };
+        let g = Gguf::open(&path).unwrap();
+        let (tok, _) = crate::tokenizer::load(&g).unwrap();
+        for (s, ids) in fx.strings.iter().zip(&want.ids) {
+            let got = tok.encode(s.as_str(), false).unwrap();
+            assert_eq!(got.get_ids(), ids.as_slice(), "{name}: {s:?}");
+            // And back: byte-level BPE decodes to the same text.
+            assert_eq!(&tok.decode(got.get_ids(), false).unwrap(), s, "{name}");
+        }
+        let id = |k: &str| g.u32(k).and_then(|i| tok.id_to_token(i)).unwrap_or_default();
+        let t = ChatTemplate::new(
+            &g.str("tokenizer.chat_template").unwrap(),
+            &id("tokenizer.ggml.bos_token_id"),
+            &id("tokenizer.ggml.eos_token_id"),
+        )
+        .unwrap();
+        let conv: Vec<Message> = fx
+            .conversation
+            .iter()
+            .map(|m| Message::new(&m.role, m.content.clone()))
+            .collect();
+        assert_eq!(
+            t.render(&conv, true).unwrap(),
+            want.rendered.with_generation_prompt,
+            "{name}"
+        );
+        assert_eq!(t.render(&conv[..3], false).unwrap(), want.rendered.without, "{name}");
+        assert_eq!(want.sha256.len(), 64);
+    }
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Reference tokenizations and chat renderings for Mitra's parity test.
+
+For each GGUF given, builds the tokenizer the way transformers does from the same file
+(transformers.integrations.gguf: convert_gguf_tokenizer over the file's tokenizer.ggml.*
+metadata, read here with the `gguf` package) and renders the file's tokenizer.chat_template
+with Python jinja2 under transformers' settings (trim_blocks, lstrip_blocks, loopcontrols).
+Writes tests/fixtures/llm/parity.json; the Rust test compares Mitra's tokenizer and template
+engine against it.
+
+    pip install gguf transformers jinja2 tokenizers
+    python3 benches/llm/parity.py --out tests/fixtures/llm/parity.json NAME=FILE.gguf ...
+"""
+import argparse
+import hashlib
+import json
+
+import gguf
+import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from transformers.integrations.gguf.gguf_tokenizer_mapping import (
+    GGUF_TOKENIZER_MAPPING,
+    convert_gguf_tokenizer,
+)
+
+STRINGS = [
+    "H→μμ at √s = 13.6 TeV",
+    "Muons with pT > 26 GeV and |η| < 2.4",
+    "The Z+jets background is 2×10⁻⁴ of the total; σ(pp→tt̄H) = 507 fb.",
+    "Run 3 (2022–2025) collected 180 fb⁻¹; BR(H→μμ) ≈ 2.18×10⁻⁴.",
+    "E_T^miss > 250 GeV, Δφ(j, E_T^miss) > 0.5 rad",
+    "  leading  spaces,\ttabs and\nnew lines\n\n",
+    "Numbers: 0.5, 1e-3, 12345678, v2.3.1, HIG-19-006",
+    "<|im_start|>user\nIs this a special token?<|im_end|>",
+    "日本語のテキスト and ελληνικά: αβγ",
+    "",
+]
+
+CONVERSATION = [
+    {"role": "system", "content": "You answer from the passages only."},
+    {"role": "user", "content": "Passages:\n[1] (chunk a#1#0) Muons need pT > 26 GeV.\n\nQuestion: What is the muon pT cut?"},
+    {"role": "assistant", "content": "The cut is pT > 26 GeV [1]."},
+    {"role": "user", "content": "And for |η|?"},
+]
+
+
+def raise_exception(msg):
+    raise jinja2.exceptions.TemplateError(msg)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("models", nargs="+", help="NAME=FILE.gguf")
+    a = ap.parse_args()
+    out = {"strings": STRINGS, "conversation": CONVERSATION, "models": {}}
+    for spec in a.models:
+        name, path = spec.split("=", 1)
+        r = gguf.GGUFReader(path)
+        md = {k: f.contents() for k, f in r.fields.items() if not k.startswith("GGUF.")}
+        tok = {
+            n: md[f"tokenizer.{k}"]
+            for k, n in GGUF_TOKENIZER_MAPPING["tokenizer"].items()
+            if f"tokenizer.{k}" in md
+        }
+        backend, _ = convert_gguf_tokenizer(md["general.architecture"], tok)
+        ids = [backend.encode(s, add_special_tokens=False).ids for s in STRINGS]
+        tokens = md["tokenizer.ggml.tokens"]
+        bos = md.get("tokenizer.ggml.bos_token_id")
+        eos = md.get("tokenizer.ggml.eos_token_id")
+        env = ImmutableSandboxedEnvironment(
+            trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"]
+        )
+        env.globals["raise_exception"] = raise_exception
+        t = env.from_string(md["tokenizer.chat_template"])
+        ctx = dict(
+            bos_token=tokens[bos] if bos is not None else "",
+            eos_token=tokens[eos] if eos is not None else "",
+        )
+        rendered = {
+            "with_generation_prompt": t.render(messages=CONVERSATION, add_generation_prompt=True, **ctx),
+            "without": t.render(messages=CONVERSATION[:3], add_generation_prompt=False, **ctx),
+        }
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        out["models"][name] = {"sha256": h.hexdigest(), "ids": ids, "rendered": rendered}
+    with open(a.out, "w", encoding="utf-8") as f:
+        json.dump(out, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
