@@ -4,7 +4,9 @@
 //! user confirms the first or picks another; the following questions search only that
 //! analysis (`hybrid()` with the scope argument, `bm25()` when no encoder is available) until
 //! `:switch` (choose again at the next question) or `:all` (every readable analysis).
-//! Passages are printed with their citations (chunk id, document title, page, heading).
+//! With a language model (`[llm]`), the answer is streamed token by token, then its citations
+//! are printed with document titles, pages and headings; without one (or with `--passages`),
+//! the passages themselves are printed with their citations.
 
 use std::io::{BufRead, Write};
 
@@ -22,6 +24,8 @@ pub struct AskOptions {
     pub choices: usize,
     /// Start inside this analysis.
     pub analysis: Option<String>,
+    /// Answer with this language model (streamed); `None` prints the passages.
+    pub llm: Option<std::sync::Arc<crate::llm::Llm>>,
 }
 
 /// The scope of the conversation.
@@ -140,6 +144,7 @@ async fn answer(
     question: &str,
     scope: &Scope,
     k: usize,
+    llm: Option<&crate::llm::Llm>,
     out: &mut dyn Write,
 ) -> Result<(), AppError> {
     let scope_arg = match scope {
@@ -165,19 +170,89 @@ async fn answer(
     if found.is_empty() {
         writeln!(out, "No passage found.").map_err(io)?;
     }
+    if let Some(llm) = llm {
+        return generate(llm, question, &found, out).await;
+    }
     for r in &found {
         let text: String = cell(r, 5).chars().take(300).collect();
         writeln!(out, "[{}] {}", cell(r, 0), text.replace('\n', " ")).map_err(io)?;
-        let mut cite = format!("    — {}", cell(r, 2));
-        if !cell(r, 3).is_empty() {
-            cite.push_str(&format!(", p. {}", cell(r, 3)));
-        }
-        if !cell(r, 4).is_empty() {
-            cite.push_str(&format!(", § {}", cell(r, 4)));
-        }
-        cite.push_str(&format!("  ({})", cell(r, 1)));
-        writeln!(out, "{cite}").map_err(io)?;
+        writeln!(out, "{}", citation(r)).map_err(io)?;
     }
+    Ok(())
+}
+
+fn citation(r: &[Option<String>]) -> String {
+    let mut cite = format!("    — {}", cell(r, 2));
+    if !cell(r, 3).is_empty() {
+        cite.push_str(&format!(", p. {}", cell(r, 3)));
+    }
+    if !cell(r, 4).is_empty() {
+        cite.push_str(&format!(", § {}", cell(r, 4)));
+    }
+    cite.push_str(&format!("  ({})", cell(r, 1)));
+    cite
+}
+
+/// Streams the model's answer over the passages `found`, then prints what it cites.
+async fn generate(
+    llm: &crate::llm::Llm,
+    question: &str,
+    found: &[Vec<Option<String>>],
+    out: &mut dyn Write,
+) -> Result<(), AppError> {
+    let passages = found
+        .iter()
+        .map(|r| mitra_llm::Passage {
+            chunk_id: cell(r, 1).to_string(),
+            title: Some(cell(r, 2).to_string()).filter(|t| !t.is_empty()),
+            heading: Some(cell(r, 4).to_string()).filter(|t| !t.is_empty()),
+            page: cell(r, 3).parse().ok(),
+            text: cell(r, 5).to_string(),
+        })
+        .collect();
+    let ev = crate::llm::Evidence {
+        passages,
+        ..Default::default()
+    };
+    let llm_err = |e: mitra_llm::LlmError| AppError::Config(format!("language model: {e}"));
+    let mut pending = crate::llm::submit(llm, question, ev).map_err(llm_err)?;
+    while let Some(piece) = pending.next_text().await.map_err(llm_err)? {
+        write!(out, "{piece}").map_err(io)?;
+        out.flush().map_err(io)?;
+    }
+    writeln!(out).map_err(io)?;
+    let row = pending.finish().await.map_err(llm_err)?;
+    if row.abstained {
+        let why = match row.abstention {
+            crate::llm::Abstention::Uncited => " (the model's answer cited no passage it was given)",
+            crate::llm::Abstention::NoEvidence => " (no passage was found)",
+            crate::llm::Abstention::Gate => " (the passages are not close enough to the question)",
+            _ => "",
+        };
+        writeln!(out, "=> {}{why}", row.answer).map_err(io)?;
+    }
+    for id in &row.citations {
+        if let Some(r) = found.iter().find(|r| cell(r, 1) == id) {
+            writeln!(out, "{}", citation(r)).map_err(io)?;
+        }
+    }
+    if row.invalid_citations > 0 {
+        writeln!(
+            out,
+            "    ({} citation(s) named no passage given and were dropped)",
+            row.invalid_citations
+        )
+        .map_err(io)?;
+    }
+    writeln!(
+        out,
+        "    [{} · {} prompt + {} generated tokens · {:.1}s]",
+        row.model,
+        row.prompt_tokens,
+        row.completion_tokens,
+        (row.ms_prefill + row.ms_decode) / 1000.0
+    )
+    .map_err(io)?;
     Ok(())
 }
 
@@ -256,7 +331,7 @@ pub async fn run(
                 writeln!(out, "Searching only {a} (:switch to change).").map_err(io)?;
             }
         }
-        if let Err(e) = answer(ctx, &line, &scope, opts.k.max(1), out).await {
+        if let Err(e) = answer(ctx, &line, &scope, opts.k.max(1), opts.llm.as_deref(), out).await {
             match e {
                 AppError::Sql(e) => {
                     let (code, msg) = crate::pg::classify(&e);

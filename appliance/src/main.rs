@@ -164,6 +164,9 @@ enum Command {
         /// See what this user of the users file may read (default: the operator, everything).
         #[arg(long)]
         user: Option<String>,
+        /// Print the passages instead of answering with the language model.
+        #[arg(long)]
+        passages: bool,
     },
     /// Ingest the bundled demo notes and serve them.
     Demo {
@@ -855,6 +858,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             choices,
             analysis,
             user,
+            passages,
         } => {
             init_logs("warn");
             let (_store, mut index) = open_reader(&cfg).await?;
@@ -876,10 +880,20 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                     .config_mut()
                     .set_extension(Arc::new(mitra::analyses::SessionAccess::new(principal)));
             }
+            let llm = Arc::new(mitra::llm::Llm::new(&cfg));
+            let llm = match (passages, llm.unavailable()) {
+                (true, _) => None,
+                (false, Some(why)) => {
+                    eprintln!("No language model ({why}); showing the passages.");
+                    None
+                }
+                (false, None) => Some(llm),
+            };
             let opts = mitra::ask::AskOptions {
                 k,
                 choices,
                 analysis,
+                llm,
             };
             let stdin = std::io::stdin();
             let mut input = stdin.lock();

@@ -665,6 +665,7 @@ async fn ask_confirms_the_analysis_then_stays_inside_it() {
         k: 5,
         choices: 3,
         analysis: None,
+        llm: None,
     };
     mitra::ask::run(
         &ctx,
