@@ -2,7 +2,7 @@
 
 #![recursion_limit = "256"]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -79,11 +79,12 @@ enum Command {
     },
     /// Show tables, row counts, Lance versions and the BM25 index state.
     Status,
-    /// Evaluate retrievers on a BEIR collection (trec_eval metrics, run files, answer checks).
+    /// Evaluate retrievers on a BEIR collection (trec_eval metrics, run files, answer checks),
+    /// or, with `--questions` and no `--dataset`, answers on the configured store.
     Eval {
         /// BEIR collection folder (corpus.jsonl, queries.jsonl, qrels/test.tsv).
-        #[arg(long)]
-        dataset: PathBuf,
+        #[arg(long, required_unless_present = "questions")]
+        dataset: Option<PathBuf>,
         /// Retrievers, comma-separated; one row each.
         #[arg(long, default_value = "bm25", value_delimiter = ',')]
         retriever: Vec<String>,
@@ -114,6 +115,13 @@ enum Command {
         /// The baseline answerer abstains when the best BM25 score is below this.
         #[arg(long, default_value_t = 5.0)]
         abstain_below: f32,
+        /// Who answers `--questions`: `baseline` (retrieval threshold) or `llm` (answer() with
+        /// the configured language model).
+        #[arg(long, default_value = "baseline")]
+        answerer: String,
+        /// Passages per answer (`--answerer llm`).
+        #[arg(long, default_value_t = 5)]
+        answer_k: usize,
     },
     /// Obtain and inspect encoder and language models (offline after the first fetch).
     Models {
@@ -441,6 +449,28 @@ async fn chunk_texts(store: &Store) -> Result<std::collections::HashMap<String, 
     Ok(out)
 }
 
+fn print_answers(qpath: &Path, answerer: &str, cfg: &Config, rep: &eval::answers::AnswerReport) {
+    let who = if answerer == "llm" {
+        format!("llm {}", cfg.llm.model_path.as_ref().map_or(cfg.llm.model.clone(), |p| p.display().to_string()))
+    } else {
+        "retrieval-threshold baseline".to_string()
+    };
+    println!(
+        "answers ({}: {who}): {} questions, abstention accuracy {:.4}, answered when answerable {:.4}, abstained when unanswerable {:.4}, answered unanswerable {:.4}, key-point coverage {:.4}, citation precision {:.4}, cited answers {:.4}, {:.1} s per answer (max {:.1})",
+        qpath.display(),
+        rep.questions,
+        rep.abstention_accuracy,
+        rep.answered_when_answerable,
+        rep.abstained_when_unanswerable,
+        rep.answered_unanswerable,
+        rep.key_point_coverage,
+        rep.citation_precision,
+        rep.cited_answers,
+        rep.mean_seconds,
+        rep.max_seconds
+    );
+}
+
 async fn run(cli: Cli) -> Result<(), AppError> {
     let mut cfg = Config::load(cli.config.as_deref())?;
     let explicit_data = cli.data.is_some() || std::env::var_os("MITRA_DATA").is_some();
@@ -592,8 +622,47 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             sweep,
             questions,
             abstain_below,
+            answerer,
+            answer_k,
         } => {
             init_logs("warn");
+            if !matches!(answerer.as_str(), "baseline" | "llm") {
+                return Err(AppError::Config(format!(
+                    "--answerer must be baseline or llm, not {answerer:?}"
+                )));
+            }
+            let Some(dataset) = dataset else {
+                // Answers on the configured store (e.g. the demo corpus).
+                let qpath = questions.expect("clap: --questions when no --dataset");
+                let qs = eval::answers::read_questions(&qpath)?;
+                let (store, mut index) = open_reader(&cfg).await?;
+                index.close_writer()?;
+                let analyzer = index.analyzer().clone();
+                let rep = if answerer == "llm" {
+                    drop(store);
+                    let ctx = sql::build_session(&cfg, Arc::new(index)).await?;
+                    let a = eval::answers::LlmAnswerer { ctx: &ctx, k: answer_k };
+                    eval::answers::evaluate(&a, &analyzer, &qs)?
+                } else {
+                    let texts = chunk_texts(&store).await?;
+                    let a = eval::answers::RetrievalThresholdAnswerer {
+                        index: &index,
+                        texts,
+                        threshold: abstain_below,
+                        top: 3,
+                    };
+                    eval::answers::evaluate(&a, &analyzer, &qs)?
+                };
+                print_answers(&qpath, &answerer, &cfg, &rep);
+                if let Some(path) = &json {
+                    std::fs::write(path, serde_json::to_string_pretty(&rep).expect("serialisable"))
+                        .map_err(|source| AppError::Io {
+                            context: format!("writing {}", path.display()),
+                            source,
+                        })?;
+                }
+                return Ok(());
+            };
             let retrievers = retriever
                 .iter()
                 .map(|r| eval::Retriever::parse(r))
@@ -679,15 +748,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                         top: 3,
                     };
                     let rep = eval::answers::evaluate(&answerer, index.analyzer(), &qs)?;
-                    println!(
-                        "answers ({}: retrieval-threshold baseline, abstain below {abstain_below}): {} questions, abstention accuracy {:.4}, answered when answerable {:.4}, abstained when unanswerable {:.4}, key-point coverage {:.4}",
-                        qpath.display(),
-                        rep.questions,
-                        rep.abstention_accuracy,
-                        rep.answered_when_answerable,
-                        rep.abstained_when_unanswerable,
-                        rep.key_point_coverage
-                    );
+                    print_answers(qpath, "baseline", &cfg, &rep);
                     Some(rep)
                 }
                 None => None,
