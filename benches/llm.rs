@@ -2,7 +2,8 @@
 //! tokens/s, time to first token and peak RSS, for a prompt of a fixed number of tokens.
 //! `benches/run_llm.sh` runs it beside llama.cpp on the same file and prompt tokens.
 //!
-//! `cargo bench --profile dev --bench llm -- --model FILE.gguf [--prompt-tokens 1500] [--gen 64] [--ids-out FILE]`
+//! `cargo bench --profile dev --bench llm -- --model FILE.gguf [--prompt-tokens 1500] [--gen 64] [--ids-out FILE] [--reference]`
+//! (`--reference`: candle-transformers' model instead of Mitra's decoder)
 
 use std::time::Instant;
 
@@ -36,6 +37,7 @@ fn main() {
             name: "bench".into(),
             sha256: None,
             device: arg("--device").unwrap_or_else(|| "cpu".into()),
+            reference: std::env::args().any(|a| a == "--reference"),
         },
     )
     .expect("load");

@@ -39,6 +39,7 @@ fn resolve(cfg: &Config) -> Result<(PathBuf, LoadOptions), String> {
                 name,
                 sha256: None,
                 device: l.device.clone(),
+                reference: false,
             },
         ));
     }
@@ -67,6 +68,7 @@ fn resolve(cfg: &Config) -> Result<(PathBuf, LoadOptions), String> {
             name: m.name.clone(),
             sha256: Some(file.sha256.clone()),
             device: l.device.clone(),
+                reference: false,
         },
     ))
 }

@@ -22,7 +22,12 @@ pub struct LoadOptions {
     pub sha256: Option<String>,
     /// `cpu` or `cuda:N`.
     pub device: String,
+    /// Run candle-transformers' model even where Mitra's decoder applies (comparisons).
+    pub reference: bool,
 }
+
+/// Most positions of context kept (KV cache and prompt + answer), whatever the model allows.
+pub const MAX_CONTEXT: usize = 8192;
 
 /// What identifies the loaded model in every answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,14 +184,14 @@ impl Engine {
             .map_err(|e| LlmError::Tokenizer(e.to_string()))?;
         let special_ids: HashSet<u32> = specials_map.values().copied().collect();
         stops.extend(enc.get_ids().iter().filter(|i| special_ids.contains(i)));
-        let context_length = g.context_length().unwrap_or(4096);
+        let context_length = g.context_length().unwrap_or(4096).min(MAX_CONTEXT);
         let arch = format!("{:?}", g.arch).to_lowercase();
         if g.arch == Arch::Gemma3 || g.arch == Arch::Phi3 {
             tracing::debug!(arch, "KV cache resets at position 0");
         }
         let device = mitra_embed::parse_device(&opts.device)
             .map_err(|e| LlmError::model(path, e.to_string()))?;
-        let weights = Weights::load(g, &device)?;
+        let weights = Weights::load(g, &device, opts.reference, context_length)?;
         let mut specials: Vec<String> = specials_map.into_keys().collect();
         specials.sort_by_key(|s| std::cmp::Reverse(s.len()));
         Ok(Engine {

@@ -1,6 +1,7 @@
 //! Mitra's local generation: GGUF models on candle, their own tokenizer and chat template, one
 //! bounded worker thread, grounded prompts and citation checks.
 
+mod decoder;
 pub mod engine;
 mod error;
 pub mod gguf;

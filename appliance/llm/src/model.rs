@@ -13,6 +13,8 @@ use crate::LlmError;
 
 /// Loaded weights of one model.
 pub enum Weights {
+    /// Mitra's decoder (`llama` without experts, `qwen2`).
+    Mitra(crate::decoder::Decoder),
     /// `llama`.
     Llama(quantized_llama::ModelWeights),
     /// `qwen2`.
@@ -61,8 +63,14 @@ fn transcoded(
 }
 
 impl Weights {
-    /// Reads the tensors of `g` onto `device`.
-    pub fn load(g: Gguf, device: &Device) -> Result<Weights, LlmError> {
+    /// Reads the tensors of `g` onto `device`: Mitra's decoder where it applies (unless
+    /// `reference`), else candle-transformers' model; `capacity` positions of KV cache.
+    pub fn load(
+        g: Gguf,
+        device: &Device,
+        reference: bool,
+        capacity: usize,
+    ) -> Result<Weights, LlmError> {
         let Gguf {
             path,
             content,
@@ -78,9 +86,25 @@ impl Weights {
             tracing::info!(path = %path.display(), "converting Q4_1/Q5 blocks to Q8_0 for the CPU kernels");
             let mut mem = transcoded(&content, &mut file).map_err(err)?;
             let content = gguf_file::Content::read(&mut mem).map_err(err)?;
-            return Self::from_content(arch, content, &mut mem, device).map_err(err);
+            return Self::pick(arch, content, &mut mem, device, reference, capacity).map_err(err);
         }
-        Self::from_content(arch, content, &mut file, device).map_err(err)
+        Self::pick(arch, content, &mut file, device, reference, capacity).map_err(err)
+    }
+
+    fn pick<R: std::io::Read + std::io::Seek>(
+        arch: Arch,
+        content: gguf_file::Content,
+        file: &mut R,
+        device: &Device,
+        reference: bool,
+        capacity: usize,
+    ) -> candle_core::Result<Weights> {
+        if !reference && crate::decoder::supports(&content) {
+            return Ok(Weights::Mitra(crate::decoder::Decoder::from_gguf(
+                content, file, device, capacity,
+            )?));
+        }
+        Self::from_content(arch, content, file, device)
     }
 
     fn from_content<R: std::io::Read + std::io::Seek>(
@@ -89,24 +113,23 @@ impl Weights {
         file: &mut R,
         device: &Device,
     ) -> candle_core::Result<Weights> {
-        let err = |e: candle_core::Error| e;
         let mut file = file;
         Ok(match arch {
             Arch::Llama => Weights::Llama(
-                quantized_llama::ModelWeights::from_gguf(content, &mut file, device).map_err(err)?,
+                quantized_llama::ModelWeights::from_gguf(content, &mut file, device)?,
             ),
             Arch::Qwen2 => Weights::Qwen2(
-                quantized_qwen2::ModelWeights::from_gguf(content, &mut file, device).map_err(err)?,
+                quantized_qwen2::ModelWeights::from_gguf(content, &mut file, device)?,
             ),
             Arch::Qwen3 => Weights::Qwen3(
-                quantized_qwen3::ModelWeights::from_gguf(content, &mut file, device).map_err(err)?,
+                quantized_qwen3::ModelWeights::from_gguf(content, &mut file, device)?,
             ),
             Arch::Gemma3 => Weights::Gemma3(
-                quantized_gemma3::ModelWeights::from_gguf(content, &mut file, device).map_err(err)?,
+                quantized_gemma3::ModelWeights::from_gguf(content, &mut file, device)?,
             ),
             Arch::Phi3 => Weights::Phi3(
                 quantized_phi3::ModelWeights::from_gguf(false, content, &mut file, device)
-                    .map_err(err)?,
+                    ?,
             ),
         })
     }
@@ -115,6 +138,7 @@ impl Weights {
     /// new sequence (every architecture resets its KV cache there).
     pub fn forward(&mut self, input: &Tensor, pos: usize) -> candle_core::Result<Tensor> {
         match self {
+            Weights::Mitra(m) => m.forward(input, pos),
             Weights::Llama(m) => m.forward(input, pos),
             Weights::Qwen2(m) => m.forward(input, pos),
             Weights::Qwen3(m) => m.forward(input, pos),
@@ -126,6 +150,7 @@ impl Weights {
     /// Drops cached attention state between requests, where the model allows it.
     pub fn reset(&mut self) {
         match self {
+            Weights::Mitra(_) => {}
             Weights::Llama(m) => m.clear_kv_cache(),
             Weights::Qwen2(m) => m.clear_kv_cache(),
             Weights::Qwen3(m) => m.clear_kv_cache(),

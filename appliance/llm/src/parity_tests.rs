@@ -98,3 +98,47 @@ fn tokenizer_and_chat_template_match_the_references() {
         assert_eq!(want.sha256.len(), 64);
     }
 }
+
+/// Greedy tokens of `path` over a prompt of about `words` words, with Mitra's decoder or
+/// candle-transformers' model.
+fn greedy(path: &std::path::Path, reference: bool, words: usize, n: usize) -> (String, usize) {
+    let mut e = crate::Engine::load(
+        path,
+        &crate::LoadOptions {
+            name: "t".into(),
+            sha256: None,
+            device: "cpu".into(),
+            reference,
+        },
+    )
+    .unwrap();
+    let text: String = "Muons with pT above 26 GeV and |η| < 2.4 are selected; the Drell-Yan background dominates. "
+        .repeat(words / 16 + 1);
+    let prompt = e
+        .template()
+        .render(&[Message::new("user", format!("{text}\nSummarise."))], true)
+        .unwrap();
+    let ids = e.encode_prompt(&prompt).unwrap();
+    let p = crate::Params {
+        max_new_tokens: n,
+        ignore_eos: true,
+        ..Default::default()
+    };
+    let (out, s) = e.generate(&ids, &p, &|| false, &mut |_| true).unwrap();
+    (out, s.prompt_tokens)
+}
+
+#[test]
+fn mitra_decoder_generates_what_candle_transformers_generates() {
+    for (name, words, n) in [
+        ("smollm2-135m-instruct-q4_1", 150, 40),
+        ("qwen2.5-coder-1.5b-instruct-q4_k_m", 60, 12),
+    ] {
+        let Some(path) = gguf_of(name) else { continue };
+        let (ours, prompt) = greedy(&path, false, words, n);
+        let (theirs, _) = greedy(&path, true, words, n);
+        // The prompt spans full prefill chunks and the power-of-two remainder.
+        assert!(prompt > crate::engine::PREFILL_CHUNK, "{prompt}");
+        assert_eq!(ours, theirs, "{name}");
+    }
+}
