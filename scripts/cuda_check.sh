@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 VENV="${MITRA_CUDA_VENV:-$HOME/.cache/mitra-cuda-venv}"
 if [ ! -x "$VENV/lib/python3.11/site-packages/nvidia/cu13/bin/nvcc" ]; then
   python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q "nvidia-cuda-nvcc==13.0.88" "nvidia-cuda-runtime==13.0.*" \
+  "$VENV/bin/pip" install -q "nvidia-cuda-nvcc==13.0.88" "nvidia-nvvm==13.0.*" "nvidia-cuda-crt==13.0.*" "nvidia-cuda-runtime==13.0.*" \
     "nvidia-cublas==13.0.*" "nvidia-curand==10.4.0.*" "nvidia-cuda-cccl==13.0.*"
 fi
 CUDA="$VENV/lib/python3.11/site-packages/nvidia/cu13"

@@ -26,14 +26,13 @@ pub struct Asker {
     pub scope: Option<Vec<String>>,
 }
 
-fn list(values: &[Vec<String>], nulls: &[bool]) -> ArrayRef {
+/// A one-row `text[]` column: `values`, or NULL.
+pub(crate) fn text_list(values: Option<&[String]>) -> ArrayRef {
     let mut b = ListBuilder::new(StringBuilder::new());
-    for (v, present) in values.iter().zip(nulls) {
-        for s in v {
-            b.values().append_value(s);
-        }
-        b.append(*present);
+    for s in values.unwrap_or_default() {
+        b.values().append_value(s);
     }
+    b.append(values.is_some());
     Arc::new(b.finish())
 }
 
@@ -62,12 +61,11 @@ pub async fn record(
     let id = format!("{}#{:016x}", now.to_rfc3339(), rand::random::<u64>());
     let cols: Vec<ArrayRef> = vec![
         Arc::new(StringArray::from(vec![id])),
-        Arc::new(TimestampMicrosecondArray::from(vec![now.timestamp_micros()]).with_timezone("UTC")),
-        Arc::new(StringArray::from(vec![asker.user.clone()])),
-        list(
-            &[asker.scope.clone().unwrap_or_default()],
-            &[asker.scope.is_some()],
+        Arc::new(
+            TimestampMicrosecondArray::from(vec![now.timestamp_micros()]).with_timezone("UTC"),
         ),
+        Arc::new(StringArray::from(vec![asker.user.clone()])),
+        text_list(asker.scope.as_deref()),
         Arc::new(StringArray::from(vec![function])),
         Arc::new(StringArray::from(vec![question])),
         Arc::new(StringArray::from(vec![row.answer.as_str()])),
@@ -75,9 +73,9 @@ pub async fn record(
         Arc::new(BooleanArray::from(vec![row.abstained])),
         Arc::new(StringArray::from(vec![abstention_name(row.abstention)])),
         Arc::new(BooleanArray::from(vec![row.grounded])),
-        list(&[row.citations.clone()], &[true]),
+        text_list(Some(&row.citations)),
         Arc::new(Int64Array::from(vec![row.invalid_citations as i64])),
-        list(&[row.evidence.clone()], &[true]),
+        text_list(Some(&row.evidence)),
         Arc::new(StringArray::from(vec![row.model.as_str()])),
         Arc::new(Int64Array::from(vec![row.chunks_version.map(|v| v as i64)])),
         Arc::new(Int64Array::from(vec![row.prompt_tokens as i64])),

@@ -224,7 +224,9 @@ async fn generate(
     let row = pending.finish().await.map_err(llm_err)?;
     if row.abstained {
         let why = match row.abstention {
-            crate::llm::Abstention::Uncited => " (the model's answer cited no passage it was given)",
+            crate::llm::Abstention::Uncited => {
+                " (the model's answer cited no passage it was given)"
+            }
             crate::llm::Abstention::NoEvidence => " (no passage was found)",
             crate::llm::Abstention::Gate => " (the passages are not close enough to the question)",
             _ => "",

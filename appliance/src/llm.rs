@@ -68,7 +68,7 @@ fn resolve(cfg: &Config) -> Result<(PathBuf, LoadOptions), String> {
             name: m.name.clone(),
             sha256: Some(file.sha256.clone()),
             device: l.device.clone(),
-                reference: false,
+            reference: false,
         },
     ))
 }
@@ -325,13 +325,19 @@ impl Pending {
     }
 
     fn checked(&self, text: String, stats: mitra_llm::Stats) -> AnswerRow {
-        let evidence: Vec<String> = self.evidence.passages[..self.used.min(self.evidence.passages.len())]
+        let evidence: Vec<String> = self.evidence.passages
+            [..self.used.min(self.evidence.passages.len())]
             .iter()
             .map(|p| p.chunk_id.clone())
             .collect();
         let c = grounding::check(&text, &evidence);
         let (answer, abstained, abstention, grounded) = if c.abstained {
-            (mitra_llm::ABSTENTION.to_string(), true, Abstention::Model, false)
+            (
+                mitra_llm::ABSTENTION.to_string(),
+                true,
+                Abstention::Model,
+                false,
+            )
         } else if c.citations.is_empty() {
             match self.uncited {
                 Uncited::Abstain => (

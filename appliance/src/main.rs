@@ -449,9 +449,31 @@ async fn chunk_texts(store: &Store) -> Result<std::collections::HashMap<String, 
     Ok(out)
 }
 
+/// The retrieval-threshold baseline over `questions`.
+async fn baseline_answers(
+    store: &Store,
+    index: &mitra::index::Bm25Index,
+    abstain_below: f32,
+    questions: &[eval::answers::Question],
+) -> Result<eval::answers::AnswerReport, AppError> {
+    let a = eval::answers::RetrievalThresholdAnswerer {
+        index,
+        texts: chunk_texts(store).await?,
+        threshold: abstain_below,
+        top: 3,
+    };
+    eval::answers::evaluate(&a, index.analyzer(), questions)
+}
+
 fn print_answers(qpath: &Path, answerer: &str, cfg: &Config, rep: &eval::answers::AnswerReport) {
     let who = if answerer == "llm" {
-        format!("llm {}", cfg.llm.model_path.as_ref().map_or(cfg.llm.model.clone(), |p| p.display().to_string()))
+        format!(
+            "llm {}",
+            cfg.llm
+                .model_path
+                .as_ref()
+                .map_or(cfg.llm.model.clone(), |p| p.display().to_string())
+        )
     } else {
         "retrieval-threshold baseline".to_string()
     };
@@ -631,6 +653,12 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                     "--answerer must be baseline or llm, not {answerer:?}"
                 )));
             }
+            if dataset.is_some() && answerer == "llm" {
+                return Err(AppError::Config(
+                    "--answerer llm answers on the configured store: give --questions without --dataset"
+                        .into(),
+                ));
+            }
             let Some(dataset) = dataset else {
                 // Answers on the configured store (e.g. the demo corpus).
                 let qpath = questions.expect("clap: --questions when no --dataset");
@@ -641,25 +669,24 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                 let rep = if answerer == "llm" {
                     drop(store);
                     let ctx = sql::build_session(&cfg, Arc::new(index)).await?;
-                    let a = eval::answers::LlmAnswerer { ctx: &ctx, k: answer_k };
-                    eval::answers::evaluate(&a, &analyzer, &qs)?
-                } else {
-                    let texts = chunk_texts(&store).await?;
-                    let a = eval::answers::RetrievalThresholdAnswerer {
-                        index: &index,
-                        texts,
-                        threshold: abstain_below,
-                        top: 3,
+                    let a = eval::answers::LlmAnswerer {
+                        ctx: &ctx,
+                        k: answer_k,
                     };
                     eval::answers::evaluate(&a, &analyzer, &qs)?
+                } else {
+                    baseline_answers(&store, &index, abstain_below, &qs).await?
                 };
                 print_answers(&qpath, &answerer, &cfg, &rep);
                 if let Some(path) = &json {
-                    std::fs::write(path, serde_json::to_string_pretty(&rep).expect("serialisable"))
-                        .map_err(|source| AppError::Io {
-                            context: format!("writing {}", path.display()),
-                            source,
-                        })?;
+                    std::fs::write(
+                        path,
+                        serde_json::to_string_pretty(&rep).expect("serialisable"),
+                    )
+                    .map_err(|source| AppError::Io {
+                        context: format!("writing {}", path.display()),
+                        source,
+                    })?;
                 }
                 return Ok(());
             };
@@ -740,14 +767,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             let answers = match &questions {
                 Some(qpath) => {
                     let qs = eval::answers::read_questions(qpath)?;
-                    let texts = chunk_texts(&store).await?;
-                    let answerer = eval::answers::RetrievalThresholdAnswerer {
-                        index: &index,
-                        texts,
-                        threshold: abstain_below,
-                        top: 3,
-                    };
-                    let rep = eval::answers::evaluate(&answerer, index.analyzer(), &qs)?;
+                    let rep = baseline_answers(&store, &index, abstain_below, &qs).await?;
                     print_answers(qpath, "baseline", &cfg, &rep);
                     Some(rep)
                 }

@@ -199,7 +199,14 @@ mod tests {
         }
         ANALYSES.check(&ANALYSES.arrow_schema()).unwrap();
         ANSWERS.check(&ANSWERS.arrow_schema()).unwrap();
-        for c in ["question", "answer", "citations", "evidence", "model", "chunks_version"] {
+        for c in [
+            "question",
+            "answer",
+            "citations",
+            "evidence",
+            "model",
+            "chunks_version",
+        ] {
             ANSWERS.col(c);
         }
         assert_eq!(ANALYSES.reserved[0].name, "embedding");

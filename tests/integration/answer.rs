@@ -73,14 +73,20 @@ async fn answers_cite_only_their_evidence_and_are_reproducible() {
         let invalid: i64 = r.get(4);
         assert_eq!(evidence.len(), 3, "{q}");
         assert!(evidence.iter().all(|e| ids.contains(e)), "{evidence:?}");
-        assert!(citations.iter().all(|x| evidence.contains(x)), "{citations:?} ⊄ {evidence:?}");
+        assert!(
+            citations.iter().all(|x| evidence.contains(x)),
+            "{citations:?} ⊄ {evidence:?}"
+        );
         assert_eq!(grounded, !citations.is_empty(), "{q}");
         assert!(!(abstained && grounded));
         if abstained {
             assert_eq!(answer, mitra_llm::ABSTENTION);
         }
         let model: String = r.get(6);
-        assert!(model.starts_with(SMOL) && model.contains("b179c9523d0e6a0f"), "{model}");
+        assert!(
+            model.starts_with(SMOL) && model.contains("b179c9523d0e6a0f"),
+            "{model}"
+        );
         assert!(r.get::<_, Option<i64>>(7).unwrap() >= 1);
         assert!(r.get::<_, i64>(8) > 100 && r.get::<_, i64>(9) > 0);
         seen_citations += citations.len() as i64 + invalid;
@@ -114,10 +120,16 @@ async fn answers_cite_only_their_evidence_and_are_reproducible() {
         .unwrap();
     assert_eq!(log.len(), 4);
     assert_eq!(log[0].get::<_, String>(1), questions[0]);
-    assert!(log.iter().take(3).all(|r| !r.get::<_, String>(2).is_empty()));
+    assert!(log
+        .iter()
+        .take(3)
+        .all(|r| !r.get::<_, String>(2).is_empty()));
     // answer_from over a retrieval written in SQL: the evidence is the query's rows, in order.
     let ranked: Vec<String> = c
-        .query("SELECT chunk_id FROM bm25('control regions monojet', 2) ORDER BY rank", &[])
+        .query(
+            "SELECT chunk_id FROM bm25('control regions monojet', 2) ORDER BY rank",
+            &[],
+        )
         .await
         .unwrap()
         .iter()
@@ -157,7 +169,10 @@ async fn wait_status(
         if f(&s, n) {
             return (s, n);
         }
-        assert!(Instant::now() < until, "llm_status stayed {s}, cancelled {n}");
+        assert!(
+            Instant::now() < until,
+            "llm_status stayed {s}, cancelled {n}"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -176,7 +191,11 @@ async fn a_full_queue_is_53300_and_a_disconnect_stops_the_generation() {
     let addr = common::serve(&cfg).await;
     let watcher = common::connect(addr).await;
     let (long, conn) = tokio_postgres::connect(
-        &format!("host={} port={} dbname=mitra user=physicist", addr.ip(), addr.port()),
+        &format!(
+            "host={} port={} dbname=mitra user=physicist",
+            addr.ip(),
+            addr.port()
+        ),
         tokio_postgres::NoTls,
     )
     .await
@@ -189,7 +208,11 @@ async fn a_full_queue_is_53300_and_a_disconnect_stops_the_generation() {
         eprintln!("the long answer ended: {:?}", r.map(|_| ()));
     });
     wait_status(&watcher, 120, |s, _| s == "generating").await;
-    let (state, msg) = code(&watcher, "SELECT answer FROM answer('Muon collider backgrounds?')").await;
+    let (state, msg) = code(
+        &watcher,
+        "SELECT answer FROM answer('Muon collider backgrounds?')",
+    )
+    .await;
     assert_eq!(state, "53300", "{msg}");
     assert!(msg.contains("busy"), "{msg}");
     // The client goes away mid-generation: the worker stops within a bounded time.
@@ -202,7 +225,10 @@ async fn a_full_queue_is_53300_and_a_disconnect_stops_the_generation() {
     assert_eq!((s.as_str(), n), ("idle", 1));
     eprintln!("worker idle {:?} after the disconnect", t.elapsed());
     // The server keeps serving.
-    let r = watcher.query_one("SELECT count(*) FROM chunks", &[]).await.unwrap();
+    let r = watcher
+        .query_one("SELECT count(*) FROM chunks", &[])
+        .await
+        .unwrap();
     assert!(r.get::<_, i64>(0) > 0);
 }
 
@@ -237,7 +263,10 @@ async fn bad_questions_and_bad_model_files_are_clear_errors() {
         ("SELECT * FROM answer('   ')", "22023"),
         ("SELECT * FROM answer('muons', 0)", "22023"),
         ("SELECT * FROM answer('muons', -3)", "22023"),
-        ("SELECT * FROM answer('muons', 1, 'NO-SUCH-ANALYSIS')", "22023"),
+        (
+            "SELECT * FROM answer('muons', 1, 'NO-SUCH-ANALYSIS')",
+            "22023",
+        ),
         ("SELECT * FROM answer()", "42883"),
         (long.as_str(), "22023"),
     ] {
@@ -269,9 +298,19 @@ async fn bad_questions_and_bad_model_files_are_clear_errors() {
     changed[n - 10] ^= 0xff;
     std::fs::write(entry.join(gguf.file_name().unwrap()), changed).unwrap();
     let cases: Vec<(Option<PathBuf>, Option<PathBuf>, &str, &str)> = vec![
-        (Some(bad.join("missing.gguf")), None, "58P01", "no such file"),
+        (
+            Some(bad.join("missing.gguf")),
+            None,
+            "58P01",
+            "no such file",
+        ),
         (Some(truncated), None, "XX001", "truncated"),
-        (Some(unknown), None, "0A000", "unsupported architecture \"gpt2\""),
+        (
+            Some(unknown),
+            None,
+            "0A000",
+            "unsupported architecture \"gpt2\"",
+        ),
         (None, Some(models), "XX001", "does not match the pinned"),
         (None, Some(bad.join("empty")), "55000", "mitra models fetch"),
     ];
@@ -284,11 +323,18 @@ async fn bad_questions_and_bad_model_files_are_clear_errors() {
         }
         let addr = common::serve(&cfg).await;
         let c2 = common::connect(addr).await;
-        let (got, msg) = code(&c2, "SELECT * FROM answer('What is the Z+jets background?')").await;
+        let (got, msg) = code(
+            &c2,
+            "SELECT * FROM answer('What is the Z+jets background?')",
+        )
+        .await;
         assert_eq!(got, want, "{msg}");
         assert!(msg.contains(text), "{msg}");
     }
     // Other sessions are still served.
-    let r = c.query_one("SELECT count(*) FROM bm25('muon', 3)", &[]).await.unwrap();
+    let r = c
+        .query_one("SELECT count(*) FROM bm25('muon', 3)", &[])
+        .await
+        .unwrap();
     assert_eq!(r.get::<_, i64>(0), 3);
 }

@@ -9,7 +9,7 @@ fn main() {
         name: "cli".into(),
         sha256: None,
         device: "cpu".into(),
-                reference: false,
+        reference: false,
     };
     let mut e = mitra_llm::Engine::load(&path, &opts).expect("load");
     let text = e

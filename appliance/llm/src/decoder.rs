@@ -5,7 +5,7 @@
 //! on long prompts, where those copy and repeat the whole cache at every step.
 
 use candle_core::quantized::{gguf_file, QMatMul};
-use candle_core::{DType, Device, Module, Result, Tensor, D};
+use candle_core::{DType, Device, Module, Result, Tensor};
 use candle_nn::kv_cache::KvCache;
 use candle_nn::Embedding;
 use candle_transformers::quantized_nn::RmsNorm;
@@ -42,12 +42,17 @@ pub struct Decoder {
 /// Whether the file is one this decoder runs (llama without experts, or qwen2).
 pub fn supports(content: &gguf_file::Content) -> bool {
     let md = |k: &str| content.metadata.get(k);
-    match md("general.architecture").and_then(|v| v.to_string().ok()).map(String::as_str) {
+    match md("general.architecture")
+        .and_then(|v| v.to_string().ok())
+        .map(String::as_str)
+    {
         Some("qwen2") => true,
-        Some("llama") => md("llama.expert_count")
-            .and_then(|v| v.to_u32().ok())
-            .unwrap_or(0)
-            == 0,
+        Some("llama") => {
+            md("llama.expert_count")
+                .and_then(|v| v.to_u32().ok())
+                .unwrap_or(0)
+                == 0
+        }
         _ => false,
     }
 }
@@ -76,12 +81,17 @@ impl Decoder {
         let embd = get("embedding_length")?.to_u32()? as usize;
         let n_layer = get("block_count")?.to_u32()? as usize;
         let eps = get("attention.layer_norm_rms_epsilon")?.to_f32()? as f64;
-        let base = get("rope.freq_base").and_then(|v| v.to_f32()).unwrap_or(10_000.0);
+        let base = get("rope.freq_base")
+            .and_then(|v| v.to_f32())
+            .unwrap_or(10_000.0);
+        if n_head == 0 || n_kv_head == 0 || !embd.is_multiple_of(n_head) {
+            candle_core::bail!("unsupported head layout");
+        }
         let head_dim = embd / n_head;
         let rope_dim = get("rope.dimension_count")
             .and_then(|v| v.to_u32())
             .map_or(head_dim, |v| v as usize);
-        if rope_dim != head_dim || n_head % n_kv_head != 0 {
+        if rope_dim != head_dim || !n_head.is_multiple_of(n_kv_head) {
             candle_core::bail!("unsupported head layout");
         }
         let neox = arch == "qwen2";
@@ -112,14 +122,17 @@ impl Decoder {
             let (gate, up, down) = (q("ffn_gate")?, q("ffn_up")?, q("ffn_down")?);
             let bias = if neox {
                 let mut b = |name: &str| -> Result<Tensor> {
-                    ct.tensor(r, &format!("{p}.{name}.bias"), device)?.dequantize(device)
+                    ct.tensor(r, &format!("{p}.{name}.bias"), device)?
+                        .dequantize(device)
                 };
                 Some((b("attn_q")?, b("attn_k")?, b("attn_v")?))
             } else {
                 None
             };
-            let attn_norm =
-                RmsNorm::from_qtensor(ct.tensor(r, &format!("{p}.attn_norm.weight"), device)?, eps)?;
+            let attn_norm = RmsNorm::from_qtensor(
+                ct.tensor(r, &format!("{p}.attn_norm.weight"), device)?,
+                eps,
+            )?;
             let ffn_norm =
                 RmsNorm::from_qtensor(ct.tensor(r, &format!("{p}.ffn_norm.weight"), device)?, eps)?;
             layers.push(Layer {
@@ -172,7 +185,11 @@ impl Decoder {
     pub fn forward(&mut self, input: &Tensor, pos: usize) -> Result<Tensor> {
         let (b, s) = input.dims2()?;
         if pos + s > self.capacity {
-            candle_core::bail!("position {} beyond the KV cache ({})", pos + s, self.capacity);
+            candle_core::bail!(
+                "position {} beyond the KV cache ({})",
+                pos + s,
+                self.capacity
+            );
         }
         let (h, kvh, d) = (self.n_head, self.n_kv_head, self.head_dim);
         let group = h / kvh;
@@ -193,7 +210,8 @@ impl Decoder {
             let (q, k, v) = {
                 let l = &self.layers[li];
                 let y = l.attn_norm.forward(&x)?;
-                let (mut q, mut k, mut v) = (l.wq.forward(&y)?, l.wk.forward(&y)?, l.wv.forward(&y)?);
+                let (mut q, mut k, mut v) =
+                    (l.wq.forward(&y)?, l.wk.forward(&y)?, l.wv.forward(&y)?);
                 if let Some((bq, bk, bv)) = &l.bias {
                     q = q.broadcast_add(bq)?;
                     k = k.broadcast_add(bk)?;
@@ -235,10 +253,4 @@ impl Decoder {
         let x = x.narrow(1, s - 1, 1)?.squeeze(1)?;
         self.output.forward(&x)
     }
-}
-
-/// Index of the largest value (last dimension), for tests.
-#[allow(dead_code)]
-pub(crate) fn argmax(t: &Tensor) -> Result<u32> {
-    t.argmax(D::Minus1)?.to_vec0::<u32>()
 }

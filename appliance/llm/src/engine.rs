@@ -8,7 +8,7 @@ use candle_core::{DType, Device, Tensor};
 use candle_transformers::generation::{LogitsProcessor, Sampling};
 use tokenizers::Tokenizer;
 
-use crate::gguf::{Arch, Gguf};
+use crate::gguf::Gguf;
 use crate::model::Weights;
 use crate::template::ChatTemplate;
 use crate::LlmError;
@@ -186,9 +186,6 @@ impl Engine {
         stops.extend(enc.get_ids().iter().filter(|i| special_ids.contains(i)));
         let context_length = g.context_length().unwrap_or(4096).min(MAX_CONTEXT);
         let arch = format!("{:?}", g.arch).to_lowercase();
-        if g.arch == Arch::Gemma3 || g.arch == Arch::Phi3 {
-            tracing::debug!(arch, "KV cache resets at position 0");
-        }
         let device = mitra_embed::parse_device(&opts.device)
             .map_err(|e| LlmError::model(path, e.to_string()))?;
         let weights = Weights::load(g, &device, opts.reference, context_length)?;
@@ -379,7 +376,11 @@ impl Engine {
             let input = Tensor::new(&[next], &self.device)
                 .and_then(|t| t.unsqueeze(0))
                 .map_err(LlmError::gen)?;
-            logits = Some(self.weights.forward(&input, n + generated.len() - 1).map_err(LlmError::gen)?);
+            logits = Some(
+                self.weights
+                    .forward(&input, n + generated.len() - 1)
+                    .map_err(LlmError::gen)?,
+            );
         }
         let final_text = self
             .tokenizer

@@ -69,7 +69,10 @@ impl Gguf {
             let elems = t.shape.elem_count() as u64;
             let block = t.ggml_dtype.block_size() as u64;
             let bytes = elems.div_ceil(block.max(1)) * t.ggml_dtype.type_size() as u64;
-            let end = content.tensor_data_offset.saturating_add(t.offset).saturating_add(bytes);
+            let end = content
+                .tensor_data_offset
+                .saturating_add(t.offset)
+                .saturating_add(bytes);
             if end > len {
                 return Err(LlmError::model(
                     path,
@@ -103,7 +106,10 @@ impl Gguf {
 
     /// A boolean metadata value.
     pub fn bool(&self, key: &str) -> Option<bool> {
-        self.content.metadata.get(key).and_then(|v| v.to_bool().ok())
+        self.content
+            .metadata
+            .get(key)
+            .and_then(|v| v.to_bool().ok())
     }
 
     /// A string array (`tokenizer.ggml.tokens`, `tokenizer.ggml.merges`).
@@ -121,12 +127,15 @@ impl Gguf {
     /// The context length the model was trained for (`<arch>.context_length`).
     pub fn context_length(&self) -> Option<usize> {
         let arch = self.str("general.architecture")?;
-        self.u32(&format!("{arch}.context_length")).map(|v| v as usize)
+        self.u32(&format!("{arch}.context_length"))
+            .map(|v| v as usize)
     }
 }
 
 fn meta_str(c: &Content, key: &str) -> Option<String> {
-    c.metadata.get(key).and_then(|v| v.to_string().ok().cloned())
+    c.metadata
+        .get(key)
+        .and_then(|v| v.to_string().ok().cloned())
 }
 
 fn int_of(v: &Value) -> Option<i64> {

@@ -115,22 +115,21 @@ impl Weights {
     ) -> candle_core::Result<Weights> {
         let mut file = file;
         Ok(match arch {
-            Arch::Llama => Weights::Llama(
-                quantized_llama::ModelWeights::from_gguf(content, &mut file, device)?,
-            ),
-            Arch::Qwen2 => Weights::Qwen2(
-                quantized_qwen2::ModelWeights::from_gguf(content, &mut file, device)?,
-            ),
-            Arch::Qwen3 => Weights::Qwen3(
-                quantized_qwen3::ModelWeights::from_gguf(content, &mut file, device)?,
-            ),
-            Arch::Gemma3 => Weights::Gemma3(
-                quantized_gemma3::ModelWeights::from_gguf(content, &mut file, device)?,
-            ),
-            Arch::Phi3 => Weights::Phi3(
-                quantized_phi3::ModelWeights::from_gguf(false, content, &mut file, device)
-                    ?,
-            ),
+            Arch::Llama => Weights::Llama(quantized_llama::ModelWeights::from_gguf(
+                content, &mut file, device,
+            )?),
+            Arch::Qwen2 => Weights::Qwen2(quantized_qwen2::ModelWeights::from_gguf(
+                content, &mut file, device,
+            )?),
+            Arch::Qwen3 => Weights::Qwen3(quantized_qwen3::ModelWeights::from_gguf(
+                content, &mut file, device,
+            )?),
+            Arch::Gemma3 => Weights::Gemma3(quantized_gemma3::ModelWeights::from_gguf(
+                content, &mut file, device,
+            )?),
+            Arch::Phi3 => Weights::Phi3(quantized_phi3::ModelWeights::from_gguf(
+                false, content, &mut file, device,
+            )?),
         })
     }
 

@@ -62,10 +62,8 @@ fn gguf_of(name: &str) -> Option<PathBuf> {
 
 #[test]
 fn tokenizer_and_chat_template_match_the_references() {
-    let fx: Fixture = serde_json::from_str(include_str!(
-        "../../../tests/fixtures/llm/parity.json"
-    ))
-    .unwrap();
+    let fx: Fixture =
+        serde_json::from_str(include_str!("../../../tests/fixtures/llm/parity.json")).unwrap();
     assert!(fx.models.len() >= 2);
     for (name, want) in &fx.models {
         let Some(path) = gguf_of(name) else { continue };
@@ -77,7 +75,11 @@ fn tokenizer_and_chat_template_match_the_references() {
             // And back: byte-level BPE decodes to the same text.
             assert_eq!(&tok.decode(got.get_ids(), false).unwrap(), s, "{name}");
         }
-        let id = |k: &str| g.u32(k).and_then(|i| tok.id_to_token(i)).unwrap_or_default();
+        let id = |k: &str| {
+            g.u32(k)
+                .and_then(|i| tok.id_to_token(i))
+                .unwrap_or_default()
+        };
         let t = ChatTemplate::new(
             &g.str("tokenizer.chat_template").unwrap(),
             &id("tokenizer.ggml.bos_token_id"),
@@ -94,7 +96,11 @@ fn tokenizer_and_chat_template_match_the_references() {
             want.rendered.with_generation_prompt,
             "{name}"
         );
-        assert_eq!(t.render(&conv[..3], false).unwrap(), want.rendered.without, "{name}");
+        assert_eq!(
+            t.render(&conv[..3], false).unwrap(),
+            want.rendered.without,
+            "{name}"
+        );
         assert_eq!(want.sha256.len(), 64);
     }
 }

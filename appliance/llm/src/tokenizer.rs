@@ -30,7 +30,8 @@ fn bytes_to_unicode() -> [char; 256] {
     let mut out = ['\0'; 256];
     let mut n = 0u32;
     for b in 0..=255u32 {
-        let printable = (33..=126).contains(&b) || (161..=172).contains(&b) || (174..=255).contains(&b);
+        let printable =
+            (33..=126).contains(&b) || (161..=172).contains(&b) || (174..=255).contains(&b);
         out[b as usize] = if printable {
             char::from_u32(b).expect("latin-1")
         } else {
@@ -112,9 +113,7 @@ pub fn from_gguf(g: &Gguf) -> Result<Tokenizer, LlmError> {
             "normalized": false, "special": special
         }));
     }
-    let byte_level = |use_regex: bool| {
-        json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": use_regex})
-    };
+    let byte_level = |use_regex: bool| json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": use_regex});
     let pre = g.str("tokenizer.ggml.pre").unwrap_or_default();
     let pre_tokenizer = match split_for(&pre) {
         Some(re) => json!({"type": "Sequence", "pretokenizers": [

@@ -188,12 +188,12 @@ impl Worker {
             events: etx,
         };
         // One running plus `depth` waiting, whether or not the model has finished loading.
-        let admitted = self
-            .shared
-            .in_flight
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-                (n <= self.depth).then_some(n + 1)
-            });
+        let admitted =
+            self.shared
+                .in_flight
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                    (n <= self.depth).then_some(n + 1)
+                });
         if admitted.is_err() {
             self.shared.rejected.fetch_add(1, Ordering::SeqCst);
             return Err(LlmError::Busy {
@@ -219,7 +219,9 @@ impl Worker {
             Err(TrySendError::Disconnected(_)) => {
                 self.shared.in_flight.fetch_sub(1, Ordering::SeqCst);
                 self.shared.queued.fetch_sub(1, Ordering::SeqCst);
-                Err(LlmError::NotConfigured("the generation worker stopped".into()))
+                Err(LlmError::NotConfigured(
+                    "the generation worker stopped".into(),
+                ))
             }
         }
     }
@@ -236,20 +238,6 @@ impl Worker {
             rejected: s.rejected.load(Ordering::SeqCst),
             failed: s.failed.load(Ordering::SeqCst),
             queue_depth: self.depth,
-        }
-    }
-
-    /// Blocks until the model is loaded or failed to load (at most `timeout`).
-    pub fn wait_loaded(&self, timeout: Duration) -> Result<ModelInfo, LlmError> {
-        let until = std::time::Instant::now() + timeout;
-        loop {
-            if let Some(m) = self.shared.model.lock().expect("model").clone() {
-                return m.map_err(LlmError::Unavailable);
-            }
-            if std::time::Instant::now() > until {
-                return Err(LlmError::NotConfigured("the model is still loading".into()));
-            }
-            std::thread::sleep(Duration::from_millis(20));
         }
     }
 }
@@ -288,7 +276,12 @@ fn run(path: PathBuf, opts: LoadOptions, rx: Receiver<Job>, sh: Arc<Shared>) {
         sh.queued.fetch_sub(1, Ordering::SeqCst);
         let done = InFlight(&sh);
         let Some(eng) = engine.as_mut() else {
-            let why = sh.model.lock().expect("model").clone().and_then(|m| m.err());
+            let why = sh
+                .model
+                .lock()
+                .expect("model")
+                .clone()
+                .and_then(|m| m.err());
             let e = match why {
                 Some(c) => LlmError::Unavailable(c),
                 None => LlmError::NotConfigured("the model did not load".into()),

@@ -108,9 +108,8 @@ impl Answerer for LlmAnswerer<'_> {
             self.k
         );
         let run = async { self.ctx.sql(&sql).await?.collect().await };
-        let batches = tokio::task::block_in_place(|| {
-            tokio::runtime::Handle::current().block_on(run)
-        })?;
+        let batches =
+            tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(run))?;
         let b = batches
             .first()
             .ok_or_else(|| AppError::Config("answer() returned no row".into()))?;
@@ -119,7 +118,9 @@ impl Answerer for LlmAnswerer<'_> {
         let cites = cites.as_string::<i32>();
         Ok(Answer {
             text: (!abstained).then(|| b.column(0).as_string::<i32>().value(0).to_string()),
-            citations: (0..cites.len()).map(|i| cites.value(i).to_string()).collect(),
+            citations: (0..cites.len())
+                .map(|i| cites.value(i).to_string())
+                .collect(),
         })
     }
 }
@@ -185,8 +186,7 @@ fn doc_of(chunk_id: &str) -> &str {
 
 fn is_gold(chunk_id: &str, gold: &[String]) -> bool {
     let d = doc_of(chunk_id);
-    gold.iter()
-        .any(|g| d == g || d.ends_with(&format!("/{g}")))
+    gold.iter().any(|g| d == g || d.ends_with(&format!("/{g}")))
 }
 
 /// Reads a question file.
@@ -211,7 +211,11 @@ pub fn coverage(analyzer: &PhysicsAnalyzer, answer: &str, key_points: &[String])
         return 0.0;
     }
     let answer = normalize(answer);
-    let have: HashSet<String> = analyzer.terms(&answer).into_iter().map(|(_, t)| t).collect();
+    let have: HashSet<String> = analyzer
+        .terms(&answer)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
     let covered = key_points
         .iter()
         .filter(|kp| {
@@ -252,7 +256,11 @@ pub fn evaluate(
             with_cites += usize::from(!a.citations.is_empty());
             if !q.gold_docs.is_empty() {
                 cited_n += a.citations.len();
-                precise += a.citations.iter().filter(|c| is_gold(c, &q.gold_docs)).count();
+                precise += a
+                    .citations
+                    .iter()
+                    .filter(|c| is_gold(c, &q.gold_docs))
+                    .count();
             }
         }
         match (q.answerable, &a.text) {

@@ -4,7 +4,6 @@
 use std::sync::{Arc, LazyLock};
 
 use arrow::array::{Array, AsArray};
-use arrow_array::builder::{ListBuilder, StringBuilder};
 use arrow_array::{
     ArrayRef, BooleanArray, Float32Array, Int64Array, RecordBatch, StringArray, StructArray,
 };
@@ -62,12 +61,7 @@ pub static ANSWER_SCHEMA: LazyLock<SchemaRef> =
     LazyLock::new(|| Arc::new(Schema::new(answer_fields())));
 
 fn list(v: &[String]) -> ArrayRef {
-    let mut b = ListBuilder::new(StringBuilder::new());
-    for s in v {
-        b.values().append_value(s);
-    }
-    b.append(true);
-    Arc::new(b.finish())
+    answers_log::text_list(Some(v))
 }
 
 fn columns(r: &AnswerRow) -> Vec<ArrayRef> {
@@ -436,7 +430,10 @@ impl AnswerFromFunction {
     }
 
     /// The same aggregate bound to one connection's reader (recorded in `answers`).
-    pub fn for_session(&self, access: Arc<SessionAccess>) -> datafusion::logical_expr::AggregateUDF {
+    pub fn for_session(
+        &self,
+        access: Arc<SessionAccess>,
+    ) -> datafusion::logical_expr::AggregateUDF {
         datafusion::logical_expr::AggregateUDF::new_from_impl(Self {
             access: Some(access),
             ..self.clone()
@@ -581,9 +578,8 @@ impl Accumulator for AnswerFromAcc {
         .map_err(|e| llm_err(ANSWER_FROM, e).into_df())?;
         if self.llm.config().record_answers {
             let (dir, asker, row2) = (self.data_dir.clone(), self.asker.clone(), row.clone());
-            let record = async move {
-                answers_log::record(&dir, ANSWER_FROM, &q, &asker, &row2).await
-            };
+            let record =
+                async move { answers_log::record(&dir, ANSWER_FROM, &q, &asker, &row2).await };
             let res = match tokio::runtime::Handle::try_current() {
                 Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
                     tokio::task::block_in_place(|| h.block_on(record))

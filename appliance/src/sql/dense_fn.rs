@@ -280,7 +280,8 @@ impl HybridFunction {
             .search_visible_blocking(query, p.depth, vis)
             .map_err(|e| dense_err(HYBRID, e))?;
         let best = hits.first().map(|h| h.score as f64);
-        let dense: Vec<(String, String)> = hits.into_iter().map(|h| (h.chunk_id, h.doc_id)).collect();
+        let dense: Vec<(String, String)> =
+            hits.into_iter().map(|h| (h.chunk_id, h.doc_id)).collect();
         let terms = self.index.analyzer().terms(query);
         let sparse: Vec<(String, String)> = if terms.is_empty() {
             Vec::new()
