@@ -47,6 +47,8 @@ pub struct Gguf {
     pub file: File,
     /// The declared architecture.
     pub arch: Arch,
+    /// The other parts of a split model (`NAME-00002-of-0000N.gguf`…), each checked like the first.
+    pub parts: Vec<(Content, File)>,
 }
 
 impl std::fmt::Debug for Gguf {
@@ -55,29 +57,70 @@ impl std::fmt::Debug for Gguf {
     }
 }
 
+/// Reads one GGUF file's header and checks that every tensor lies inside the file.
+fn read_checked(path: &Path) -> Result<(Content, File), LlmError> {
+    let mut file = File::open(path).map_err(|e| LlmError::model(path, e))?;
+    let len = file
+        .seek(SeekFrom::End(0))
+        .and_then(|l| file.seek(SeekFrom::Start(0)).map(|_| l))
+        .map_err(|e| LlmError::model(path, e))?;
+    let content = Content::read(&mut file)
+        .map_err(|e| LlmError::model(path, format!("not a readable GGUF file: {e}")))?;
+    for (name, t) in &content.tensor_infos {
+        let elems = t.shape.elem_count() as u64;
+        let block = t.ggml_dtype.block_size() as u64;
+        let bytes = elems.div_ceil(block.max(1)) * t.ggml_dtype.type_size() as u64;
+        let end = content
+            .tensor_data_offset
+            .saturating_add(t.offset)
+            .saturating_add(bytes);
+        if end > len {
+            return Err(LlmError::model(
+                path,
+                format!("truncated: tensor {name} ends at byte {end}, the file has {len}"),
+            ));
+        }
+    }
+    Ok((content, file))
+}
+
+/// The paths of the other parts of a split model, from the first part's name
+/// (`NAME-00001-of-00003.gguf` → `NAME-00002-of-00003.gguf`, `NAME-00003-of-00003.gguf`).
+fn sibling_parts(path: &Path, count: u32) -> Result<Vec<PathBuf>, LlmError> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let tail = format!("-of-{count:05}.gguf");
+    let stem = name
+        .strip_suffix(&tail)
+        .and_then(|s| s.strip_suffix("-00001"))
+        .ok_or_else(|| {
+            LlmError::model(
+                path,
+                format!("declares {count} split parts but is not named NAME-00001{tail}"),
+            )
+        })?;
+    Ok((2..=count)
+        .map(|i| path.with_file_name(format!("{stem}-{i:05}{tail}")))
+        .collect())
+}
+
 impl Gguf {
-    /// Opens and checks a GGUF file: readable header, every tensor inside the file, a known architecture.
+    /// Opens and checks a GGUF file: readable header, every tensor inside the file, a known
+    /// architecture; for the first part of a split model, its other parts too.
     pub fn open(path: &Path) -> Result<Gguf, LlmError> {
-        let mut file = File::open(path).map_err(|e| LlmError::model(path, e))?;
-        let len = file
-            .seek(SeekFrom::End(0))
-            .and_then(|l| file.seek(SeekFrom::Start(0)).map(|_| l))
-            .map_err(|e| LlmError::model(path, e))?;
-        let content = Content::read(&mut file)
-            .map_err(|e| LlmError::model(path, format!("not a readable GGUF file: {e}")))?;
-        for (name, t) in &content.tensor_infos {
-            let elems = t.shape.elem_count() as u64;
-            let block = t.ggml_dtype.block_size() as u64;
-            let bytes = elems.div_ceil(block.max(1)) * t.ggml_dtype.type_size() as u64;
-            let end = content
-                .tensor_data_offset
-                .saturating_add(t.offset)
-                .saturating_add(bytes);
-            if end > len {
-                return Err(LlmError::model(
-                    path,
-                    format!("truncated: tensor {name} ends at byte {end}, the file has {len}"),
-                ));
+        let (content, file) = read_checked(path)?;
+        let count = content
+            .metadata
+            .get("split.count")
+            .and_then(int_of)
+            .unwrap_or(1);
+        let mut parts = Vec::new();
+        if count > 1 {
+            let count = u32::try_from(count)
+                .ok()
+                .filter(|c| *c <= 256)
+                .ok_or_else(|| LlmError::model(path, format!("split.count {count}")))?;
+            for p in sibling_parts(path, count)? {
+                parts.push(read_checked(&p)?);
             }
         }
         let arch_name = meta_str(&content, "general.architecture")
@@ -91,6 +134,7 @@ impl Gguf {
             content,
             file,
             arch,
+            parts,
         })
     }
 

@@ -33,26 +33,34 @@ fn slow_on_cpu(t: GgmlDType) -> bool {
     matches!(t, GgmlDType::Q4_1 | GgmlDType::Q5_0 | GgmlDType::Q5_1)
 }
 
-/// The file re-encoded in memory with slow block types converted to Q8_0.
-fn transcoded(
+/// The model re-encoded as one GGUF in memory: the tensors of every part of a split file, with
+/// slow block types converted to Q8_0 when `requantize`.
+fn in_memory(
     content: &gguf_file::Content,
     file: &mut std::fs::File,
+    parts: &mut [(gguf_file::Content, std::fs::File)],
+    requantize: bool,
 ) -> candle_core::Result<Cursor<Vec<u8>>> {
     let mut tensors: Vec<(String, QTensor)> = Vec::new();
-    let mut names: Vec<&String> = content.tensor_infos.keys().collect();
-    names.sort();
-    for name in names {
-        let q = content.tensor(file, name, &Device::Cpu)?;
-        let q = if slow_on_cpu(q.dtype()) {
-            QTensor::quantize(&q.dequantize(&Device::Cpu)?, GgmlDType::Q8_0)?
-        } else {
-            q
-        };
-        tensors.push((name.clone(), q));
+    let mut sources: Vec<(&gguf_file::Content, &mut std::fs::File)> = vec![(content, file)];
+    sources.extend(parts.iter_mut().map(|(c, f)| (&*c, f)));
+    for (c, f) in sources {
+        let mut names: Vec<&String> = c.tensor_infos.keys().collect();
+        names.sort();
+        for name in names {
+            let q = c.tensor(f, name, &Device::Cpu)?;
+            let q = if requantize && slow_on_cpu(q.dtype()) {
+                QTensor::quantize(&q.dequantize(&Device::Cpu)?, GgmlDType::Q8_0)?
+            } else {
+                q
+            };
+            tensors.push((name.clone(), q));
+        }
     }
     let meta: Vec<(&str, &gguf_file::Value)> = content
         .metadata
         .iter()
+        .filter(|(k, _)| !k.starts_with("split."))
         .map(|(k, v)| (k.as_str(), v))
         .collect();
     let refs: Vec<(&str, &QTensor)> = tensors.iter().map(|(n, t)| (n.as_str(), t)).collect();
@@ -76,15 +84,16 @@ impl Weights {
             content,
             mut file,
             arch,
+            mut parts,
         } = g;
         let err = |e: candle_core::Error| LlmError::model(&path, format!("loading weights: {e}"));
-        let slow = content
-            .tensor_infos
-            .values()
-            .any(|t| slow_on_cpu(t.ggml_dtype));
-        if slow && device.is_cpu() {
-            tracing::info!(path = %path.display(), "converting Q4_1/Q5 blocks to Q8_0 for the CPU kernels");
-            let mut mem = transcoded(&content, &mut file).map_err(err)?;
+        let slow = device.is_cpu()
+            && std::iter::once(&content)
+                .chain(parts.iter().map(|(c, _)| c))
+                .any(|c| c.tensor_infos.values().any(|t| slow_on_cpu(t.ggml_dtype)));
+        if slow || !parts.is_empty() {
+            tracing::info!(path = %path.display(), parts = parts.len() + 1, requantize = slow, "re-encoding the model in memory");
+            let mut mem = in_memory(&content, &mut file, &mut parts, slow).map_err(err)?;
             let content = gguf_file::Content::read(&mut mem).map_err(err)?;
             return Self::pick(arch, content, &mut mem, device, reference, capacity).map_err(err);
         }

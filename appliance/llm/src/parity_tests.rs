@@ -148,3 +148,42 @@ fn mitra_decoder_generates_what_candle_transformers_generates() {
         assert_eq!(ours, theirs, "{name}");
     }
 }
+
+#[test]
+fn a_split_model_loads_as_its_parts_joined() {
+    use candle_core::quantized::{gguf_file, QTensor};
+    use candle_core::Device;
+    let Some(path) = gguf_of("smollm2-135m-instruct-q4_1") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut f = std::fs::File::open(&path).unwrap();
+    let c = gguf_file::Content::read(&mut f).unwrap();
+    let mut names: Vec<&String> = c.tensor_infos.keys().collect();
+    names.sort();
+    let tensors: Vec<(String, QTensor)> = names
+        .iter()
+        .map(|n| (n.to_string(), c.tensor(&mut f, n, &Device::Cpu).unwrap()))
+        .collect();
+    // llama.cpp's gguf-split layout: all metadata in part 1, split.* keys in every part.
+    let half = tensors.len() / 2;
+    let count = gguf_file::Value::U16(2);
+    for (i, chunk) in [&tensors[..half], &tensors[half..]].into_iter().enumerate() {
+        let no = gguf_file::Value::U16(i as u16);
+        let n = gguf_file::Value::I32(chunk.len() as i32);
+        let mut meta: Vec<(&str, &gguf_file::Value)> = if i == 0 {
+            c.metadata.iter().map(|(k, v)| (k.as_str(), v)).collect()
+        } else {
+            Vec::new()
+        };
+        meta.extend([("split.no", &no), ("split.count", &count), ("split.tensors.count", &n)]);
+        let refs: Vec<(&str, &QTensor)> = chunk.iter().map(|(n, t)| (n.as_str(), t)).collect();
+        let out = dir.path().join(format!("smol-{:05}-of-00002.gguf", i + 1));
+        gguf_file::write(&mut std::fs::File::create(out).unwrap(), &meta, &refs).unwrap();
+    }
+    let first = dir.path().join("smol-00001-of-00002.gguf");
+    assert_eq!(greedy(&first, false, 40, 12), greedy(&path, false, 40, 12));
+    std::fs::remove_file(dir.path().join("smol-00002-of-00002.gguf")).unwrap();
+    let e = Gguf::open(&first).unwrap_err().to_string();
+    assert!(e.contains("smol-00002-of-00002.gguf"), "{e}");
+}
