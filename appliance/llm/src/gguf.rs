@@ -87,7 +87,10 @@ fn read_checked(path: &Path) -> Result<(Content, File), LlmError> {
 /// The paths of the other parts of a split model, from the first part's name
 /// (`NAME-00001-of-00003.gguf` → `NAME-00002-of-00003.gguf`, `NAME-00003-of-00003.gguf`).
 fn sibling_parts(path: &Path, count: u32) -> Result<Vec<PathBuf>, LlmError> {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
     let tail = format!("-of-{count:05}.gguf");
     let stem = name
         .strip_suffix(&tail)

@@ -176,7 +176,11 @@ fn a_split_model_loads_as_its_parts_joined() {
         } else {
             Vec::new()
         };
-        meta.extend([("split.no", &no), ("split.count", &count), ("split.tensors.count", &n)]);
+        meta.extend([
+            ("split.no", &no),
+            ("split.count", &count),
+            ("split.tensors.count", &n),
+        ]);
         let refs: Vec<(&str, &QTensor)> = chunk.iter().map(|(n, t)| (n.as_str(), t)).collect();
         let out = dir.path().join(format!("smol-{:05}-of-00002.gguf", i + 1));
         gguf_file::write(&mut std::fs::File::create(out).unwrap(), &meta, &refs).unwrap();
