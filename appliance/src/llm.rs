@@ -312,18 +312,6 @@ impl Pending {
             .ok_or_else(|| LlmError::Generation("no answer".into()))
     }
 
-    /// As [`Pending::finish`], blocking this thread (for synchronous callers such as aggregates).
-    pub fn finish_blocking(mut self) -> Result<AnswerRow, LlmError> {
-        if let Some(t) = self.ticket.take() {
-            let (text, stats, used) = t.wait_blocking()?;
-            self.used = used;
-            self.ready = Some(self.checked(text, stats));
-        }
-        self.ready
-            .take()
-            .ok_or_else(|| LlmError::Generation("no answer".into()))
-    }
-
     fn checked(&self, text: String, stats: mitra_llm::Stats) -> AnswerRow {
         let evidence: Vec<String> = self.evidence.passages
             [..self.used.min(self.evidence.passages.len())]

@@ -449,6 +449,18 @@ async fn chunk_texts(store: &Store) -> Result<std::collections::HashMap<String, 
     Ok(out)
 }
 
+/// Writes `value` as pretty JSON to `path`.
+fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), AppError> {
+    std::fs::write(
+        path,
+        serde_json::to_string_pretty(value).expect("serialisable"),
+    )
+    .map_err(|source| AppError::Io {
+        context: format!("writing {}", path.display()),
+        source,
+    })
+}
+
 /// The retrieval-threshold baseline over `questions`.
 async fn baseline_answers(
     store: &Store,
@@ -679,14 +691,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                 };
                 print_answers(&qpath, &answerer, &cfg, &rep);
                 if let Some(path) = &json {
-                    std::fs::write(
-                        path,
-                        serde_json::to_string_pretty(&rep).expect("serialisable"),
-                    )
-                    .map_err(|source| AppError::Io {
-                        context: format!("writing {}", path.display()),
-                        source,
-                    })?;
+                    write_json(path, &rep)?;
                 }
                 return Ok(());
             };
@@ -781,14 +786,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                     "rows": rows,
                     "answers": answers,
                 });
-                std::fs::write(
-                    path,
-                    serde_json::to_string_pretty(&doc).expect("serialisable"),
-                )
-                .map_err(|source| AppError::Io {
-                    context: format!("writing {}", path.display()),
-                    source,
-                })?;
+                write_json(path, &doc)?;
             }
             index.close_writer()?;
             drop(index);

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
@@ -129,25 +128,6 @@ impl Ticket {
     /// Asks the worker to stop this request.
     pub fn cancel(&self) {
         self.cancel.store(true, Ordering::SeqCst);
-    }
-
-    /// Waits (blocking this thread) for the end of the request, for synchronous callers.
-    pub fn wait_blocking(mut self) -> Result<(String, Stats, usize), LlmError> {
-        let mut passages = 0;
-        loop {
-            match self.events.try_recv() {
-                Ok(Event::Prompt { passages: p, .. }) => passages = p,
-                Ok(Event::Text(_)) => {}
-                Ok(Event::Done { text, stats }) => return Ok((text, stats, passages)),
-                Ok(Event::Failed(e)) => return Err(e),
-                Err(tokio::sync::mpsc::error::TryRecvError::Empty) => {
-                    std::thread::sleep(Duration::from_millis(5))
-                }
-                Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => {
-                    return Err(LlmError::Generation("the worker stopped".into()))
-                }
-            }
-        }
     }
 }
 

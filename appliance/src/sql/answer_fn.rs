@@ -568,25 +568,16 @@ impl Accumulator for AnswerFromAcc {
         let pending =
             llm::submit(&self.llm, &q, ev).map_err(|e| llm_err(ANSWER_FROM, e).into_df())?;
         // Aggregates evaluate synchronously: wait off the async workers where the runtime allows.
-        let wait = move || pending.finish_blocking();
-        let row = match tokio::runtime::Handle::try_current() {
-            Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
-                tokio::task::block_in_place(wait)
-            }
-            _ => wait(),
-        }
-        .map_err(|e| llm_err(ANSWER_FROM, e).into_df())?;
+        let row = wait_here(pending.finish()).map_err(|e| llm_err(ANSWER_FROM, e).into_df())?;
         if self.llm.config().record_answers {
-            let (dir, asker, row2) = (self.data_dir.clone(), self.asker.clone(), row.clone());
-            let record =
-                async move { answers_log::record(&dir, ANSWER_FROM, &q, &asker, &row2).await };
-            let res = match tokio::runtime::Handle::try_current() {
-                Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
-                    tokio::task::block_in_place(|| h.block_on(record))
-                }
-                _ => futures::executor::block_on(record),
-            };
-            res.map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?;
+            wait_here(answers_log::record(
+                &self.data_dir,
+                ANSWER_FROM,
+                &q,
+                &self.asker,
+                &row,
+            ))
+            .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?;
         }
         let arrays = columns(&row);
         Ok(ScalarValue::Struct(Arc::new(StructArray::new(
@@ -634,6 +625,17 @@ impl Accumulator for AnswerFromAcc {
             }
         }
         Ok(())
+    }
+}
+
+/// Runs `fut` to completion from synchronous code: on a multi-thread runtime off its async
+/// workers (`block_in_place`), elsewhere on this thread.
+fn wait_here<F: std::future::Future>(fut: F) -> F::Output {
+    match tokio::runtime::Handle::try_current() {
+        Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(|| h.block_on(fut))
+        }
+        _ => futures::executor::block_on(fut),
     }
 }
 
