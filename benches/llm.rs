@@ -40,6 +40,7 @@ fn main() {
             sha256: None,
             device: arg("--device").unwrap_or_else(|| "cpu".into()),
             reference: std::env::args().any(|a| a == "--reference"),
+            chat_template: None,
         },
     )
     .expect("load");

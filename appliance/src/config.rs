@@ -81,6 +81,9 @@ pub struct LlmConfig {
     pub model: String,
     /// Any local GGUF file instead of the registry model (its sha256 is reported, not pinned).
     pub model_path: Option<PathBuf>,
+    /// A Jinja chat template file used instead of the GGUF's own `tokenizer.chat_template`
+    /// (files made without one; like llama.cpp's `--chat-template-file`).
+    pub chat_template: Option<PathBuf>,
     /// Inference device: `cpu`, or `cuda:N` in binaries built with the `cuda` feature.
     pub device: String,
     /// Most tokens of one answer.
@@ -118,6 +121,7 @@ impl Default for LlmConfig {
         Self {
             model: "qwen2.5-coder-1.5b-instruct-q4_k_m".into(),
             model_path: None,
+            chat_template: None,
             device: "cpu".into(),
             max_new_tokens: 256,
             context_tokens: 2048,

@@ -27,6 +27,17 @@ static WORKERS: LazyLock<Mutex<HashMap<String, Arc<Worker>>>> = LazyLock::new(De
 
 /// The GGUF file and load options `cfg` names, or why there is none.
 fn resolve(cfg: &Config) -> Result<(PathBuf, LoadOptions), String> {
+    let (path, mut opts) = resolve_model(cfg)?;
+    if let Some(t) = &cfg.llm.chat_template {
+        let source = std::fs::read_to_string(t)
+            .map_err(|e| format!("llm.chat_template {}: {e}", t.display()))?;
+        opts.chat_template = Some(source);
+    }
+    Ok((path, opts))
+}
+
+/// The GGUF file `cfg` names: `llm.model_path`, or the registry model in the models directory.
+fn resolve_model(cfg: &Config) -> Result<(PathBuf, LoadOptions), String> {
     let l = &cfg.llm;
     if let Some(p) = &l.model_path {
         let name = p
@@ -40,6 +51,7 @@ fn resolve(cfg: &Config) -> Result<(PathBuf, LoadOptions), String> {
                 sha256: None,
                 device: l.device.clone(),
                 reference: false,
+                chat_template: None,
             },
         ));
     }
@@ -69,6 +81,7 @@ fn resolve(cfg: &Config) -> Result<(PathBuf, LoadOptions), String> {
             sha256: Some(file.sha256.clone()),
             device: l.device.clone(),
             reference: false,
+            chat_template: None,
         },
     ))
 }
@@ -78,7 +91,13 @@ impl Llm {
     pub fn new(cfg: &Config) -> Llm {
         let source = resolve(cfg);
         let key = match &source {
-            Ok((p, o)) => format!("{}|{}|{}", p.display(), o.device, cfg.llm.queue_depth),
+            Ok((p, o)) => format!(
+                "{}|{}|{}|{:?}",
+                p.display(),
+                o.device,
+                cfg.llm.queue_depth,
+                cfg.llm.chat_template
+            ),
             Err(e) => e.clone(),
         };
         Llm {

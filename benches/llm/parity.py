@@ -10,6 +10,12 @@ engine against it.
 
     pip install gguf transformers jinja2 tokenizers
     python3 benches/llm/parity.py --out tests/fixtures/llm/parity.json NAME=FILE.gguf ...
+
+`NAME=FILE.gguf@ARCH` reads the file as if its general.architecture were ARCH (transformers picks
+the SentencePiece builder by architecture: Llama/Mistral, Phi-3, Gemma). A FILE under
+tests/fixtures is recorded by its path (the Rust test reads it from there, not from the models
+directory). Templates without a system role are rendered with the system text folded into the
+first user turn, as Mitra's ChatTemplate::render_instruction does.
 """
 import argparse
 import hashlib
@@ -48,6 +54,14 @@ def raise_exception(msg):
     raise jinja2.exceptions.TemplateError(msg)
 
 
+def fold_system(conversation):
+    """The system message put before the first user message, as Mitra folds it."""
+    system = conversation[0]["content"]
+    rest = [dict(m) for m in conversation[1:]]
+    rest[0]["content"] = f"{system}\n\n{rest[0]['content']}"
+    return rest
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -56,8 +70,11 @@ def main():
     out = {"strings": STRINGS, "conversation": CONVERSATION, "models": {}}
     for spec in a.models:
         name, path = spec.split("=", 1)
+        path, _, arch = path.partition("@")
         r = gguf.GGUFReader(path)
         md = {k: f.contents() for k, f in r.fields.items() if not k.startswith("GGUF.")}
+        if arch:
+            md["general.architecture"] = arch
         tok = {
             n: md[f"tokenizer.{k}"]
             for k, n in GGUF_TOKENIZER_MAPPING["tokenizer"].items()
@@ -77,15 +94,30 @@ def main():
             bos_token=tokens[bos] if bos is not None else "",
             eos_token=tokens[eos] if eos is not None else "",
         )
+        conversation, folded = CONVERSATION, False
+        try:
+            t.render(messages=conversation, add_generation_prompt=True, **ctx)
+        except jinja2.exceptions.TemplateError:
+            conversation, folded = fold_system(CONVERSATION), True
         rendered = {
-            "with_generation_prompt": t.render(messages=CONVERSATION, add_generation_prompt=True, **ctx),
-            "without": t.render(messages=CONVERSATION[:3], add_generation_prompt=False, **ctx),
+            "with_generation_prompt": t.render(messages=conversation, add_generation_prompt=True, **ctx),
+            # The first exchange (system, user, assistant; or the folded user and assistant).
+            "without": t.render(messages=conversation[: 2 if folded else 3], add_generation_prompt=False, **ctx),
         }
+        prompt_ids = backend.encode(rendered["with_generation_prompt"], add_special_tokens=False).ids
         h = hashlib.sha256()
         with open(path, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
                 h.update(block)
-        out["models"][name] = {"sha256": h.hexdigest(), "ids": ids, "rendered": rendered}
+        decoded = [backend.decode(i, skip_special_tokens=False) for i in ids]
+        entry = {"sha256": h.hexdigest(), "ids": ids, "decoded": decoded, "rendered": rendered, "prompt_ids": prompt_ids}
+        if folded:
+            entry["system_folded"] = True
+        if path.startswith("tests/fixtures/"):
+            entry["fixture"] = path
+        if arch:
+            entry["architecture"] = arch
+        out["models"][name] = entry
     with open(a.out, "w", encoding="utf-8") as f:
         json.dump(out, f, ensure_ascii=False, indent=1)
         f.write("\n")

@@ -10,6 +10,7 @@ fn main() {
         sha256: None,
         device: "cpu".into(),
         reference: false,
+        chat_template: None,
     };
     let mut e = mitra_llm::Engine::load(&path, &opts).expect("load");
     let text = e

@@ -24,6 +24,9 @@ pub struct LoadOptions {
     pub device: String,
     /// Run candle-transformers' model even where Mitra's decoder applies (comparisons).
     pub reference: bool,
+    /// A Jinja chat template used instead of the file's `tokenizer.chat_template` (for files
+    /// made without one, or a corrected template; like llama.cpp's `--chat-template-file`).
+    pub chat_template: Option<String>,
 }
 
 /// Most positions of context kept (KV cache and prompt + answer), whatever the model allows.
@@ -163,13 +166,19 @@ impl Engine {
         };
         let bos = token_text("tokenizer.ggml.bos_token_id");
         let eos = token_text("tokenizer.ggml.eos_token_id");
-        let add_bos = g.bool("tokenizer.ggml.add_bos_token").unwrap_or(false);
-        let source = g.str("tokenizer.chat_template").ok_or_else(|| {
-            LlmError::Template(format!(
-                "{} has no tokenizer.chat_template (an instruct model is needed)",
-                path.display()
-            ))
-        })?;
+        // Files without the flag: llama.cpp and transformers add BOS for SentencePiece vocabularies.
+        let add_bos = g
+            .bool("tokenizer.ggml.add_bos_token")
+            .unwrap_or(g.str("tokenizer.ggml.model").as_deref() == Some("llama"));
+        let source = match &opts.chat_template {
+            Some(t) => t.clone(),
+            None => g.str("tokenizer.chat_template").ok_or_else(|| {
+                LlmError::Template(format!(
+                    "{} has no tokenizer.chat_template (an instruct model is needed; or set llm.chat_template to a template file)",
+                    path.display()
+                ))
+            })?,
+        };
         let template = ChatTemplate::new(
             &source,
             bos.as_ref().map(|b| b.1.as_str()).unwrap_or(""),

@@ -171,6 +171,18 @@ impl Gguf {
         v.iter().map(int_of).collect()
     }
 
+    /// A float array (`tokenizer.ggml.scores`).
+    pub fn floats(&self, key: &str) -> Option<Vec<f32>> {
+        let v = self.content.metadata.get(key)?.to_vec().ok()?;
+        v.iter()
+            .map(|x| match x {
+                Value::F32(f) => Some(*f),
+                Value::F64(f) => Some(*f as f32),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The context length the model was trained for (`<arch>.context_length`).
     pub fn context_length(&self) -> Option<usize> {
         let arch = self.str("general.architecture")?;

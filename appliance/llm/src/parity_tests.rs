@@ -25,7 +25,46 @@ struct Turn {
 struct ModelRef {
     sha256: String,
     ids: Vec<Vec<u32>>,
+    decoded: Vec<String>,
+    prompt_ids: Vec<u32>,
     rendered: Rendered,
+    /// The template has no system role: the system text went into the first user turn.
+    #[serde(default)]
+    system_folded: bool,
+    /// A tokenizer-only GGUF under `tests/fixtures` (not a fetched model).
+    fixture: Option<String>,
+    /// Read the file as if its `general.architecture` were this.
+    architecture: Option<String>,
+}
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A copy of a tokenizer-only GGUF with another `general.architecture`.
+fn with_architecture(path: &std::path::Path, arch: &str, dir: &std::path::Path) -> PathBuf {
+    use candle_core::quantized::gguf_file;
+    let mut f = std::fs::File::open(path).unwrap();
+    let c = gguf_file::Content::read(&mut f).unwrap();
+    assert!(
+        c.tensor_infos.is_empty(),
+        "only tokenizer-only files are rewritten"
+    );
+    let arch = gguf_file::Value::String(arch.to_string());
+    let meta: Vec<(&str, &gguf_file::Value)> = c
+        .metadata
+        .iter()
+        .map(|(k, v)| {
+            if k == "general.architecture" {
+                (k.as_str(), &arch)
+            } else {
+                (k.as_str(), v)
+            }
+        })
+        .collect();
+    let out = dir.join(format!("{arch:?}.gguf").replace('"', ""));
+    gguf_file::write(&mut std::fs::File::create(&out).unwrap(), &meta, &[]).unwrap();
+    out
 }
 
 #[derive(Deserialize)]
@@ -64,16 +103,26 @@ fn gguf_of(name: &str) -> Option<PathBuf> {
 fn tokenizer_and_chat_template_match_the_references() {
     let fx: Fixture =
         serde_json::from_str(include_str!("../../../tests/fixtures/llm/parity.json")).unwrap();
-    assert!(fx.models.len() >= 2);
+    assert!(fx.models.len() >= 5);
+    let tmp = tempfile::tempdir().unwrap();
     for (name, want) in &fx.models {
-        let Some(path) = gguf_of(name) else { continue };
+        let path = match &want.fixture {
+            Some(f) => repo_root().join(f),
+            None => match gguf_of(name) {
+                Some(p) => p,
+                None => continue,
+            },
+        };
+        let path = match &want.architecture {
+            Some(arch) => with_architecture(&path, arch, tmp.path()),
+            None => path,
+        };
         let g = Gguf::open(&path).unwrap();
         let (tok, _) = crate::tokenizer::load(&g).unwrap();
-        for (s, ids) in fx.strings.iter().zip(&want.ids) {
+        for ((s, ids), text) in fx.strings.iter().zip(&want.ids).zip(&want.decoded) {
             let got = tok.encode(s.as_str(), false).unwrap();
             assert_eq!(got.get_ids(), ids.as_slice(), "{name}: {s:?}");
-            // And back: byte-level BPE decodes to the same text.
-            assert_eq!(&tok.decode(got.get_ids(), false).unwrap(), s, "{name}");
+            assert_eq!(&tok.decode(got.get_ids(), false).unwrap(), text, "{name}");
         }
         let id = |k: &str| {
             g.u32(k)
@@ -86,21 +135,32 @@ fn tokenizer_and_chat_template_match_the_references() {
             &id("tokenizer.ggml.eos_token_id"),
         )
         .unwrap();
-        let conv: Vec<Message> = fx
+        let mut conv: Vec<Message> = fx
             .conversation
             .iter()
             .map(|m| Message::new(&m.role, m.content.clone()))
             .collect();
+        let mut first_exchange = 3;
+        if want.system_folded {
+            // As render_instruction does for templates without a system role.
+            let system = conv.remove(0);
+            conv[0].content = format!("{}\n\n{}", system.content, conv[0].content);
+            first_exchange = 2;
+            assert!(
+                t.render(&[system, conv[0].clone()], true).is_err(),
+                "{name}"
+            );
+        }
+        let rendered = t.render(&conv, true).unwrap();
+        assert_eq!(rendered, want.rendered.with_generation_prompt, "{name}");
         assert_eq!(
-            t.render(&conv, true).unwrap(),
-            want.rendered.with_generation_prompt,
-            "{name}"
-        );
-        assert_eq!(
-            t.render(&conv[..3], false).unwrap(),
+            t.render(&conv[..first_exchange], false).unwrap(),
             want.rendered.without,
             "{name}"
         );
+        // The rendered prompt, special tokens written as text included, encodes the same.
+        let ids = tok.encode(rendered.as_str(), false).unwrap();
+        assert_eq!(ids.get_ids(), want.prompt_ids.as_slice(), "{name}");
         assert_eq!(want.sha256.len(), 64);
     }
 }
@@ -115,6 +175,7 @@ fn greedy(path: &std::path::Path, reference: bool, words: usize, n: usize) -> (S
             sha256: None,
             device: "cpu".into(),
             reference,
+            chat_template: None,
         },
     )
     .unwrap();
@@ -147,6 +208,36 @@ fn mitra_decoder_generates_what_candle_transformers_generates() {
         assert!(prompt > crate::engine::PREFILL_CHUNK, "{prompt}");
         assert_eq!(ours, theirs, "{name}");
     }
+}
+
+#[test]
+fn a_chat_template_given_replaces_the_files() {
+    let Some(path) = gguf_of("smollm2-135m-instruct-q4_1") else {
+        return;
+    };
+    let opts = |chat_template: Option<String>| crate::LoadOptions {
+        name: "t".into(),
+        sha256: None,
+        device: "cpu".into(),
+        reference: false,
+        chat_template,
+    };
+    let own = crate::Engine::load(&path, &opts(None)).unwrap();
+    let custom = "{% for m in messages %}<<{{ m.role }}>> {{ m.content }}\n{% endfor %}{% if add_generation_prompt %}<<assistant>>{% endif %}";
+    let e = crate::Engine::load(&path, &opts(Some(custom.into()))).unwrap();
+    let msgs = [Message::new("user", "pT > 26 GeV?")];
+    assert_eq!(
+        e.template().render(&msgs, true).unwrap(),
+        "<<user>> pT > 26 GeV?\n<<assistant>>"
+    );
+    assert!(own
+        .template()
+        .render(&msgs, true)
+        .unwrap()
+        .contains("<|im_start|>user"));
+    // A template that does not parse is refused at load, not at the first question.
+    let bad = crate::Engine::load(&path, &opts(Some("{% for %}".into()))).unwrap_err();
+    assert!(matches!(bad, crate::LlmError::Template(_)), "{bad}");
 }
 
 #[test]
