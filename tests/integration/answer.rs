@@ -232,6 +232,108 @@ async fn a_full_queue_is_53300_and_a_disconnect_stops_the_generation() {
     assert!(r.get::<_, i64>(0) > 0);
 }
 
+/// Runs `sql` on `c` in a task; its error's SQLSTATE and message (or "ok").
+fn spawn_statement(
+    c: std::sync::Arc<tokio_postgres::Client>,
+    sql: &'static str,
+) -> tokio::task::JoinHandle<(String, String)> {
+    tokio::spawn(async move {
+        match c.simple_query(sql).await {
+            Ok(_) => ("ok".into(), String::new()),
+            Err(e) => match e.as_db_error() {
+                Some(db) => (db.code().code().to_string(), db.message().to_string()),
+                None => ("no sqlstate".into(), e.to_string()),
+            },
+        }
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancel_requests_timeouts_and_disconnects_stop_answer_and_answer_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((mut cfg, _model)) = llm_store(dir.path()).await else {
+        return;
+    };
+    cfg.llm.ignore_eos = true;
+    cfg.llm.context_tokens = 2048;
+    cfg.llm.max_new_tokens = 1500;
+    // A worker of its own (workers are per process, keyed by file, device and queue depth):
+    // the other tests' answers do not show in its status.
+    cfg.llm.queue_depth = 1;
+    let addr = common::serve(&cfg).await;
+    let watcher = common::connect(addr).await;
+    let c = std::sync::Arc::new(common::connect(addr).await);
+    const ANSWER: &str = "SELECT answer FROM answer('What dominates the monojet background?')";
+    const ANSWER_FROM: &str = "SELECT a['answer'] FROM (SELECT answer_from('Which control regions constrain Z+jets?', c.chunk_id, c.text ORDER BY b.rank) AS a \
+         FROM bm25('control regions monojet', 3) b JOIN chunks c USING (chunk_id)) t";
+    let mut cancelled = 0;
+    for (what, sql) in [("answer()", ANSWER), ("answer_from()", ANSWER_FROM)] {
+        // A cancel request (psql's Ctrl-C) while the answer is generated: 57014, and the
+        // worker stops; the connection stays usable.
+        let running = spawn_statement(c.clone(), sql);
+        wait_status(&watcher, 120, |s, _| s == "generating").await;
+        c.cancel_token()
+            .cancel_query(tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        let (state, msg) = tokio::time::timeout(Duration::from_secs(20), running)
+            .await
+            .unwrap_or_else(|_| panic!("{what} went on after the cancel request"))
+            .unwrap();
+        assert_eq!(state, "57014", "{what}: {msg}");
+        assert!(msg.contains("user request"), "{what}: {msg}");
+        cancelled += 1;
+        wait_status(&watcher, 20, |s, n| s == "idle" && n >= cancelled).await;
+        // statement_timeout covers the generation too.
+        c.simple_query("SET statement_timeout = 4000")
+            .await
+            .unwrap();
+        let t = Instant::now();
+        let (state, msg) = spawn_statement(c.clone(), sql).await.unwrap();
+        assert_eq!(state, "57014", "{what}: {msg}");
+        assert!(msg.contains("statement timeout"), "{what}: {msg}");
+        assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
+        cancelled += 1;
+        wait_status(&watcher, 20, |s, n| s == "idle" && n >= cancelled).await;
+        c.simple_query("SET statement_timeout = 0").await.unwrap();
+        let r = c
+            .query_one("SELECT count(*) FROM chunks", &[])
+            .await
+            .unwrap();
+        assert!(r.get::<_, i64>(0) > 0);
+    }
+    // answer_from's client goes away mid-generation: the worker stops (the aggregate waits
+    // synchronously, so this is watched apart from the statement's task).
+    let (gone, conn) = tokio_postgres::connect(
+        &format!(
+            "host={} port={} dbname=mitra user=physicist",
+            addr.ip(),
+            addr.port()
+        ),
+        tokio_postgres::NoTls,
+    )
+    .await
+    .unwrap();
+    let conn = tokio::spawn(conn);
+    let running = spawn_statement(std::sync::Arc::new(gone), ANSWER_FROM);
+    wait_status(&watcher, 120, |s, _| s == "generating").await;
+    running.abort();
+    conn.abort();
+    let _ = running.await;
+    let _ = conn.await;
+    let t = Instant::now();
+    cancelled += 1;
+    wait_status(&watcher, 20, |s, n| s == "idle" && n >= cancelled).await;
+    eprintln!(
+        "answer_from: worker idle {:?} after the disconnect",
+        t.elapsed()
+    );
+    let (state, msg) = spawn_statement(c.clone(), "SELECT count(*) FROM chunks")
+        .await
+        .unwrap();
+    assert_eq!(state, "ok", "{msg}");
+}
+
 /// A GGUF header with one string metadata entry and no tensors.
 fn tiny_gguf(path: &Path, arch: &str) {
     let mut b = Vec::new();

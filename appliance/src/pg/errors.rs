@@ -25,6 +25,9 @@ pub enum FrontError {
     /// The statement ran past `statement_timeout`.
     #[error("canceling statement due to statement timeout")]
     Timeout,
+    /// A cancel request stopped the statement.
+    #[error("canceling statement due to user request")]
+    Cancelled,
     /// A cursor or prepared statement that does not exist.
     #[error("{0}")]
     UndefinedObject(String),
@@ -53,7 +56,7 @@ impl FrontError {
             FrontError::ReadOnly(_) | FrontError::Setting(_) => "42501",
             FrontError::NotSupported(_) => "0A000",
             FrontError::Protocol(_) => "08P01",
-            FrontError::Timeout => "57014",
+            FrontError::Timeout | FrontError::Cancelled => "57014",
             FrontError::UndefinedObject(_) => "34000",
             FrontError::InFailedTransaction => "25P02",
             FrontError::NoTransaction(_) => "25P01",

@@ -429,6 +429,15 @@ async fn peer_gone(watch: &TcpStream) {
     }
 }
 
+/// Aborts a task when dropped (the connection's disconnect watcher ends with the connection).
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// Serves one client connection through the guard, with pgwire's message dispatch.
 pub async fn serve(
     socket: TcpStream,
@@ -437,6 +446,17 @@ pub async fn serve(
 ) -> io::Result<()> {
     socket.set_nodelay(true)?;
     let watch = watcher(&socket)?;
+    // The disconnect is watched on its own task: a statement blocked in a synchronous wait
+    // (answer_from's generation) still learns that its client is gone.
+    let interrupt = handlers.interrupt.clone();
+    let gone = {
+        let interrupt = interrupt.clone();
+        AbortOnDrop(tokio::spawn(async move {
+            peer_gone(&watch).await;
+            interrupt.gone();
+        }))
+    };
+    let mut registered = None;
     let client = DefaultClient::<Prepared>::new(peer, false);
     let mut framed = Framed::new(
         FrameGuard::new(socket, peer),
@@ -486,8 +506,14 @@ pub async fn serve(
             PgWireConnectionState::CopyInProgress(ext) => ext,
             _ => msg.is_extended_query(),
         };
+        // Cancel requests name the connection by the key it was given at startup.
+        if registered.is_none() && matches!(framed.state(), PgWireConnectionState::ReadyForQuery) {
+            let (pid, secret) = framed.pid_and_secret_key();
+            registered = Some(handlers.connections.register(pid, &secret, &interrupt));
+        }
         // A statement runs while the client is still there: when it disconnects, the
         // statement's future is dropped (a generation on the language model stops with it).
+        interrupt.begin();
         let processed = tokio::select! {
             r = process_message(
                 msg,
@@ -498,7 +524,7 @@ pub async fn serve(
                 copy.clone(),
                 cancel.clone(),
             ) => r,
-            _ = peer_gone(&watch) => {
+            _ = interrupt.is_gone() => {
                 tracing::info!(%peer, "client disconnected during a statement; stopped it");
                 break;
             }
@@ -508,6 +534,7 @@ pub async fn serve(
             process_error(&mut framed, e, is_extended).await?;
         }
     }
+    drop(gone);
     Ok(())
 }
 

@@ -14,10 +14,10 @@ use datafusion::sql::parser::Statement as DfStatement;
 use datafusion::sql::sqlparser::ast::{CloseCursor, Statement};
 use datafusion_postgres::hooks::set_show::SetShowHook;
 use datafusion_postgres::hooks::{HookClient, QueryHook};
-use futures::Sink;
+use futures::{Sink, StreamExt};
 use pgwire::api::portal::{Format, Portal};
 use pgwire::api::query::{ExtendedQueryHandler, SimpleQueryHandler};
-use pgwire::api::results::{FieldInfo, Response, Tag};
+use pgwire::api::results::{FieldInfo, QueryResponse, Response, Tag};
 use pgwire::api::stmt::{QueryParser, StoredStatement};
 use pgwire::api::store::PortalStore;
 use pgwire::api::{ClientInfo, ClientPortalStore, Type};
@@ -28,6 +28,7 @@ use pgwire::types::format::FormatOptions;
 
 use super::errors::FrontError;
 use super::{copy, floats, guard, params, rewrite, wire_types};
+use crate::sql::interrupt::{Interrupt, Statement as Running, Stop};
 
 /// A prepared statement: its SQL, and (unless empty) its AST and plan with unbound parameters.
 /// This is the statement type of datafusion-postgres, so that its hooks (SET, SHOW) work
@@ -85,6 +86,35 @@ impl Login {
         }
         self.bound.store(true, Ordering::Release);
     }
+}
+
+/// The error a stopped statement ends with.
+fn stopped(why: Stop) -> PgWireError {
+    match why {
+        Stop::Timeout => FrontError::Timeout.into_pg(),
+        Stop::Cancelled | Stop::Gone => FrontError::Cancelled.into_pg(),
+    }
+}
+
+/// The response's rows until the statement is stopped; then one 57014 error ends them.
+fn until_stopped(resp: QueryResponse, stop: Running) -> QueryResponse {
+    let QueryResponse {
+        command_tag,
+        row_schema,
+        data_rows,
+        ..
+    } = resp;
+    let rows = futures::stream::unfold(Some((data_rows, stop)), |state| async move {
+        let (mut rows, stop) = state?;
+        tokio::select! {
+            biased;
+            why = stop.stopped() => Some((Err(stopped(why)), None)),
+            row = rows.next() => row.map(|r| (r, Some((rows, stop)))),
+        }
+    });
+    let mut out = QueryResponse::new(row_schema, rows);
+    out.command_tag = command_tag;
+    out
 }
 
 /// Result schemas of this connection's open cursors (a FETCH is described by its cursor's).
@@ -259,12 +289,17 @@ pub struct MitraService {
     parser: Arc<MitraParser>,
     hooks: Vec<Arc<dyn QueryHook>>,
     cursors: Cursors,
+    interrupt: Arc<Interrupt>,
 }
 
 impl MitraService {
     /// Creates the service over a connection's session; `users` when logins are required
-    /// (the session's reader is then the logged-in user).
-    pub fn new(ctx: Arc<SessionContext>, users: Option<Arc<super::UsersSource>>) -> Self {
+    /// (the session's reader is then the logged-in user); `interrupt` stops its statements.
+    pub fn new(
+        ctx: Arc<SessionContext>,
+        users: Option<Arc<super::UsersSource>>,
+        interrupt: Arc<Interrupt>,
+    ) -> Self {
         let hooks: Vec<Arc<dyn QueryHook>> = vec![
             Arc::new(super::scope_cmds::ScopeHook),
             Arc::new(super::session_cmds::SessionCommandsHook),
@@ -287,6 +322,7 @@ impl MitraService {
             ctx,
             hooks,
             cursors,
+            interrupt,
         }
     }
 
@@ -361,6 +397,9 @@ impl MitraService {
         let fields =
             wire_types::pg_fields(df.schema().as_arrow(), format, Some(opts), names.as_deref())?;
         let resp = wire_types::encode(df, fields).await?;
+        // Rows are computed as they are sent (answer() generates then): a cancel request or the
+        // statement timeout stops the stream with 57014.
+        let resp = until_stopped(resp, self.interrupt.statement());
         Ok(Response::Query(floats::postgres_infinity(resp)))
     }
 
@@ -377,16 +416,18 @@ impl MitraService {
             .and_then(|v| v.parse::<u64>().ok())
             .filter(|ms| *ms > 0)
             .map(std::time::Duration::from_millis);
+        let stop = self.interrupt.statement();
+        if let Some(t) = timeout {
+            stop.stop_after(t);
+        }
         let work = async {
             let plan = self.parser.plan(statement).await?;
             let df = self.ctx.execute_logical_plan(plan).await.map_err(api_err)?;
             wire_types::normalize(df).map_err(api_err)
         };
-        match timeout {
-            Some(t) => tokio::time::timeout(t, work)
-                .await
-                .map_err(|_| FrontError::Timeout.into_pg())?,
-            None => work.await,
+        tokio::select! {
+            r = work => r,
+            why = stop.stopped() => Err(stopped(why)),
         }
     }
 

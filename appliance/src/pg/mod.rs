@@ -1,6 +1,7 @@
 //! The Postgres wire protocol front end: startup/auth, query handlers, SQLSTATE mapping.
 
 mod ast;
+mod cancel;
 mod catalog;
 mod copy;
 mod division;
@@ -32,7 +33,6 @@ use std::sync::Arc;
 use datafusion::prelude::SessionContext;
 use datafusion_postgres::datafusion_pg_catalog::pg_catalog::context::EmptyContextProvider;
 use datafusion_postgres::datafusion_pg_catalog::pg_catalog::setup_pg_catalog;
-use pgwire::api::cancel::DefaultCancelHandler;
 use pgwire::api::{ConnectionManager, PgWireServerHandlers};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -43,6 +43,7 @@ pub use handler::MitraService;
 pub use startup::{MitraStartup, UsersSource};
 
 use crate::analyses::{Principal, SessionAccess};
+use crate::sql::interrupt::Interrupt;
 pub use version::{server_version, version_string};
 
 use crate::config::ServerConfig;
@@ -53,7 +54,11 @@ use crate::sql::DATABASE;
 pub struct MitraHandlers {
     service: Arc<MitraService>,
     startup: Arc<MitraStartup>,
-    cancel: Arc<DefaultCancelHandler>,
+    cancel: Arc<cancel::MitraCancel>,
+    /// The connection's interrupts (cancel requests, statement timeout, disconnect).
+    interrupt: Arc<Interrupt>,
+    /// Where cancel requests find the connection.
+    connections: Arc<cancel::Connections>,
 }
 
 impl PgWireServerHandlers for MitraHandlers {
@@ -109,13 +114,18 @@ pub struct Server {
     base: SessionContext,
     users: Option<Arc<UsersSource>>,
     manager: Arc<ConnectionManager>,
-    cancel: Arc<DefaultCancelHandler>,
+    cancel: Arc<cancel::MitraCancel>,
+    connections: Arc<cancel::Connections>,
     limiter: Option<Arc<Semaphore>>,
 }
 
 /// A connection's own session: the server's tables and functions, its own settings, and its
 /// own reader and scope (a user with no groups until its login is known).
-fn connection_session(base: &SessionContext, auth: bool) -> SessionContext {
+fn connection_session(
+    base: &SessionContext,
+    auth: bool,
+    interrupt: &Arc<Interrupt>,
+) -> SessionContext {
     let mut state = base.state();
     let principal = if auth {
         Principal::nobody()
@@ -124,14 +134,15 @@ fn connection_session(base: &SessionContext, auth: bool) -> SessionContext {
     };
     let access = Arc::new(SessionAccess::new(principal));
     state.config_mut().set_extension(access.clone());
-    // answer_from() records who asked: bind it to this connection's reader.
+    // answer_from() records who asked and stops when the statement is stopped: bind it to
+    // this connection's reader and interrupts.
     let bound = state
         .aggregate_functions()
         .get("answer_from")
         .and_then(|f| {
             f.inner()
                 .downcast_ref::<crate::sql::AnswerFromFunction>()
-                .map(|a| a.for_session(access.clone()))
+                .map(|a| a.for_session(access.clone(), interrupt.clone()))
         });
     if let Some(f) = bound {
         let _ = datafusion::execution::FunctionRegistry::register_udaf(&mut state, Arc::new(f));
@@ -169,6 +180,7 @@ impl Server {
             .await
             .map_err(|e| AppError::Server(format!("cannot listen on {addr}: {e}")))?;
         let manager = Arc::new(ConnectionManager::new());
+        let connections = Arc::new(cancel::Connections::default());
         let limiter =
             (cfg.max_connections > 0).then(|| Arc::new(Semaphore::new(cfg.max_connections)));
         Ok(Self {
@@ -179,7 +191,8 @@ impl Server {
                 _ => None,
             },
             manager: manager.clone(),
-            cancel: Arc::new(DefaultCancelHandler::new(manager)),
+            cancel: Arc::new(cancel::MitraCancel::new(manager, connections.clone())),
+            connections,
             limiter,
         })
     }
@@ -212,11 +225,22 @@ impl Server {
                 None => None,
             };
             let startup = MitraStartup::new(self.users.clone(), self.manager.clone());
-            let ctx = Arc::new(connection_session(&self.base, self.users.is_some()));
+            let interrupt = Interrupt::new();
+            let ctx = Arc::new(connection_session(
+                &self.base,
+                self.users.is_some(),
+                &interrupt,
+            ));
             let handlers = Arc::new(MitraHandlers {
-                service: Arc::new(MitraService::new(ctx, self.users.clone())),
+                service: Arc::new(MitraService::new(
+                    ctx,
+                    self.users.clone(),
+                    interrupt.clone(),
+                )),
                 startup: Arc::new(startup),
                 cancel: self.cancel.clone(),
+                interrupt,
+                connections: self.connections.clone(),
             });
             tokio::spawn(async move {
                 let _permit = permit;

@@ -30,6 +30,7 @@ use crate::analyses::{AnalysisCatalog, Principal, SessionAccess};
 use crate::answers_log::{self, Asker};
 use crate::config::LimitsConfig;
 use crate::llm::{self, AnswerRow, Evidence, Llm};
+use crate::sql::interrupt::Interrupt;
 
 const ANSWER: &str = "answer";
 const ANSWER_FROM: &str = "answer_from";
@@ -396,6 +397,7 @@ pub struct AnswerFromFunction {
     limits: LimitsConfig,
     data_dir: std::path::PathBuf,
     access: Option<Arc<SessionAccess>>,
+    interrupt: Option<Arc<Interrupt>>,
 }
 
 impl PartialEq for AnswerFromFunction {
@@ -426,16 +428,20 @@ impl AnswerFromFunction {
             limits,
             data_dir,
             access: None,
+            interrupt: None,
         })
     }
 
-    /// The same aggregate bound to one connection's reader (recorded in `answers`).
+    /// The same aggregate bound to one connection: its reader (recorded in `answers`) and its
+    /// interrupts (a cancel request, the statement timeout or a disconnect stop the generation).
     pub fn for_session(
         &self,
         access: Arc<SessionAccess>,
+        interrupt: Arc<Interrupt>,
     ) -> datafusion::logical_expr::AggregateUDF {
         datafusion::logical_expr::AggregateUDF::new_from_impl(Self {
             access: Some(access),
+            interrupt: Some(interrupt),
             ..self.clone()
         })
     }
@@ -469,6 +475,7 @@ impl AggregateUDFImpl for AnswerFromFunction {
             limits: self.limits.clone(),
             data_dir: self.data_dir.clone(),
             asker,
+            interrupt: self.interrupt.clone(),
         }))
     }
 
@@ -493,6 +500,7 @@ struct AnswerFromAcc {
     limits: LimitsConfig,
     data_dir: std::path::PathBuf,
     asker: Asker,
+    interrupt: Option<Arc<Interrupt>>,
 }
 
 impl AnswerFromAcc {
@@ -567,8 +575,20 @@ impl Accumulator for AnswerFromAcc {
         };
         let pending =
             llm::submit(&self.llm, &q, ev).map_err(|e| llm_err(ANSWER_FROM, e).into_df())?;
-        // Aggregates evaluate synchronously: wait off the async workers where the runtime allows.
-        let row = wait_here(pending.finish()).map_err(|e| llm_err(ANSWER_FROM, e).into_df())?;
+        // Aggregates evaluate synchronously: wait off the async workers where the runtime
+        // allows. The connection's task is blocked here, so its interrupts are watched here:
+        // dropping the pending answer stops the generation.
+        let stop = self.interrupt.as_ref().map(|i| i.statement());
+        let row = wait_here(async {
+            match stop {
+                Some(s) => tokio::select! {
+                    r = pending.finish() => r.map_err(|e| llm_err(ANSWER_FROM, e)),
+                    why = s.stopped() => Err(SqlFnError::Stopped(why)),
+                },
+                None => pending.finish().await.map_err(|e| llm_err(ANSWER_FROM, e)),
+            }
+        })
+        .map_err(SqlFnError::into_df)?;
         if self.llm.config().record_answers {
             wait_here(answers_log::record(
                 &self.data_dir,

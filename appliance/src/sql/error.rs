@@ -52,6 +52,10 @@ pub enum SqlFnError {
         /// The cause.
         source: mitra_llm::LlmError,
     },
+    /// The statement was stopped: a cancel request or `statement_timeout` (SQLSTATE 57014),
+    /// or the client went away.
+    #[error("{}", .0.message())]
+    Stopped(crate::sql::interrupt::Stop),
 }
 
 impl SqlFnError {
@@ -61,6 +65,7 @@ impl SqlFnError {
             SqlFnError::InvalidArgument { .. } => "22023",
             SqlFnError::WrongArity { .. } => "42883",
             SqlFnError::Index(_) => "XX000",
+            SqlFnError::Stopped(_) => "57014",
             SqlFnError::Analyses { source, .. } => match source {
                 crate::analyses::AnalysesError::Unknown(_) => "22023",
                 _ => "XX000",

@@ -6,6 +6,7 @@ mod args;
 mod bm25_fn;
 mod dense_fn;
 mod error;
+pub mod interrupt;
 mod join_pushdown;
 mod live_table;
 mod rrf_fn;
