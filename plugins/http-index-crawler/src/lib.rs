@@ -5,7 +5,7 @@
 //! pdf, md, html, htm, txt).
 
 use mitra_plugin_sdk::crawler::{http, warn, Crawl, DocumentRef, Fetched};
-use mitra_plugin_sdk::html::{origin_of, resolve_url, squash_ws, tokenize, Token};
+use mitra_plugin_sdk::html::{origin_of, resolve_url, squash_ws};
 use mitra_plugin_sdk::text::media_type_for_path;
 use mitra_plugin_sdk::{source_settings, source_str};
 
@@ -33,36 +33,25 @@ fn get(url: &str, secret: Option<String>) -> Result<http::Response, String> {
     Ok(resp)
 }
 
-/// The links of a listing page that point to documents: (absolute URL, anchor text).
+/// The links of a listing page that point to documents: (absolute URL, anchor text). The page
+/// is parsed with html5ever.
 pub fn document_links(base: &str, html: &str, extensions: &[String]) -> Vec<(String, String)> {
+    let doc = scraper::Html::parse_document(html);
+    let Ok(anchors) = scraper::Selector::parse("a[href]") else {
+        return Vec::new();
+    };
     let mut out: Vec<(String, String)> = Vec::new();
-    let mut current: Option<(String, String)> = None;
-    for t in tokenize(html) {
-        match &t {
-            Token::Start { name, .. } if name == "a" => {
-                current = t
-                    .attr("href")
-                    .and_then(|h| resolve_url(base, h))
-                    .map(|u| (u, String::new()));
-            }
-            Token::Text(s) => {
-                if let Some((_, text)) = current.as_mut() {
-                    text.push_str(s);
-                    text.push(' ');
-                }
-            }
-            Token::End(name) if name == "a" => {
-                if let Some((url, text)) = current.take() {
-                    let path = url.split('?').next().unwrap_or(&url).to_ascii_lowercase();
-                    let wanted = extensions
-                        .iter()
-                        .any(|e| path.ends_with(&format!(".{}", e.to_ascii_lowercase())));
-                    if wanted && !out.iter().any(|(u, _)| *u == url) {
-                        out.push((url, squash_ws(&text)));
-                    }
-                }
-            }
-            _ => {}
+    for a in doc.select(&anchors) {
+        let Some(url) = a.value().attr("href").and_then(|h| resolve_url(base, h)) else {
+            continue;
+        };
+        let path = url.split('?').next().unwrap_or(&url).to_ascii_lowercase();
+        let wanted = extensions
+            .iter()
+            .any(|e| path.ends_with(&format!(".{}", e.to_ascii_lowercase())));
+        if wanted && !out.iter().any(|(u, _)| *u == url) {
+            let text: Vec<&str> = a.text().collect();
+            out.push((url, squash_ws(&text.join(" "))));
         }
     }
     out

@@ -2,7 +2,7 @@
 //! headings, body, lists, code, tables, captions, footnotes and equations.
 
 use mitra_plugin_sdk::extractor::{block, Block, BlockKind, Extract, Extraction};
-use mitra_plugin_sdk::html::{squash_ws, tokenize, Token};
+use mitra_plugin_sdk::html::squash_ws;
 use mitra_plugin_sdk::text::is_caption_start;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
@@ -214,21 +214,21 @@ impl Blocks {
     }
 }
 
-/// The text of an HTML fragment: tags dropped, script and style contents skipped.
+/// The text of an HTML fragment (html5ever): tags dropped, script and style contents skipped.
 fn html_text(html: &str) -> String {
+    let frag = scraper::Html::parse_fragment(html);
     let mut out = String::new();
-    let mut skip = 0usize;
-    for t in tokenize(html) {
-        match t {
-            Token::Start { name, .. } if name == "script" || name == "style" => skip += 1,
-            Token::End(name) if name == "script" || name == "style" => {
-                skip = skip.saturating_sub(1)
-            }
-            Token::Text(s) if skip == 0 => {
-                out.push_str(&s);
+    for node in frag.tree.root().descendants() {
+        if let scraper::Node::Text(t) = node.value() {
+            let hidden = node.ancestors().any(|a| {
+                a.value()
+                    .as_element()
+                    .is_some_and(|e| matches!(e.name(), "script" | "style"))
+            });
+            if !hidden {
+                out.push_str(t);
                 out.push(' ');
             }
-            _ => {}
         }
     }
     out

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# HTML extractor on real pages: main-content share and headings on Debian's python3.11-doc
+# (Sphinx, scored against the reST sources it ships) and on TWiki pattern-skin topics, against
+# all body text as the reference, in one run. Writes benches/HTML.md.
+#   bash benches/run_html.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}/plugins-native"
+cache="${MITRA_BENCH_CACHE:-$HOME/.cache/mitra-bench}/python3.11-doc"
+deb=python3.11-doc_3.11.2-6+deb12u9_all.deb
+sha=$(cat benches/html/python3.11-doc.sha256)
+if [ ! -d "$cache/root/usr/share/doc/python3.11/html" ]; then
+  mkdir -p "$cache"
+  (cd "$cache" && apt-get download "python3.11-doc=3.11.2-6+deb12u9" >/dev/null 2>&1)
+  echo "$sha  $cache/$deb" | sha256sum -c --quiet
+  dpkg-deb -x "$cache/$deb" "$cache/root"
+fi
+(cd plugins && cargo build --locked -q --release -p html-extractor --example page_blocks)
+out=benches/HTML.md
+{
+  echo "# HTML extractor: main content and headings on real pages"
+  echo
+  echo "- machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+  echo "- commit: $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "- command: bash benches/run_html.sh (Debian python3.11-doc 3.11.2-6+deb12u9, native release build of the extractor)"
+  echo
+  echo '```'
+  python3 benches/html_main_content.py "$cache/root/usr/share/doc/python3.11/html" \
+    "$CARGO_TARGET_DIR/release/examples/page_blocks"
+  echo '```'
+} > "$out"
+cat "$out"
