@@ -153,6 +153,28 @@ async fn answers_cite_only_their_evidence_and_are_reproducible() {
     assert!(st.get::<_, i64>(1) >= 5);
 }
 
+/// A connection whose driver task the test can abort (the client vanishes mid-statement).
+async fn connect_droppable(
+    addr: std::net::SocketAddr,
+) -> (tokio_postgres::Client, tokio::task::JoinHandle<()>) {
+    let (client, conn) = tokio_postgres::connect(
+        &format!(
+            "host={} port={} dbname=mitra user=physicist",
+            addr.ip(),
+            addr.port()
+        ),
+        tokio_postgres::NoTls,
+    )
+    .await
+    .unwrap();
+    (
+        client,
+        tokio::spawn(async move {
+            let _ = conn.await;
+        }),
+    )
+}
+
 /// Polls `llm_status()` until `f` holds (or fails after `secs`).
 async fn wait_status(
     c: &tokio_postgres::Client,
@@ -190,17 +212,7 @@ async fn a_full_queue_is_53300_and_a_disconnect_stops_the_generation() {
     cfg.llm.queue_depth = 0;
     let addr = common::serve(&cfg).await;
     let watcher = common::connect(addr).await;
-    let (long, conn) = tokio_postgres::connect(
-        &format!(
-            "host={} port={} dbname=mitra user=physicist",
-            addr.ip(),
-            addr.port()
-        ),
-        tokio_postgres::NoTls,
-    )
-    .await
-    .unwrap();
-    let conn = tokio::spawn(conn);
+    let (long, conn) = connect_droppable(addr).await;
     let running = tokio::spawn(async move {
         let r = long
             .simple_query("SELECT answer FROM answer('What dominates the monojet background?')")
@@ -304,17 +316,7 @@ async fn cancel_requests_timeouts_and_disconnects_stop_answer_and_answer_from() 
     }
     // answer_from's client goes away mid-generation: the worker stops (the aggregate waits
     // synchronously, so this is watched apart from the statement's task).
-    let (gone, conn) = tokio_postgres::connect(
-        &format!(
-            "host={} port={} dbname=mitra user=physicist",
-            addr.ip(),
-            addr.port()
-        ),
-        tokio_postgres::NoTls,
-    )
-    .await
-    .unwrap();
-    let conn = tokio::spawn(conn);
+    let (gone, conn) = connect_droppable(addr).await;
     let running = spawn_statement(std::sync::Arc::new(gone), ANSWER_FROM);
     wait_status(&watcher, 120, |s, _| s == "generating").await;
     running.abort();

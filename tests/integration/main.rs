@@ -8,6 +8,7 @@ mod bm25_reference;
 mod clients;
 mod common;
 mod crash;
+mod damaged;
 mod dense;
 mod eval;
 mod front;

@@ -4,7 +4,7 @@
 use mitra::plugins::{Block, BlockKind, PluginError, PluginHost};
 use pdfgen::ExpectedBlock;
 
-use super::plugins_common::plugin_config;
+use super::plugins_common::{plugin_config, Rng};
 
 fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -126,20 +126,6 @@ fn encrypted_and_tex_font_pdfs_extract_through_the_sandbox() {
     );
 }
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 #[test]
 fn mutated_and_truncated_pdfs_never_crash_or_hang_the_host() {
     let data = tempfile::tempdir().unwrap();
@@ -162,7 +148,7 @@ fn mutated_and_truncated_pdfs_never_crash_or_hang_the_host() {
             1 => {
                 for _ in 0..1 + rng.below(20) {
                     let p = rng.below(m.len());
-                    m[p] = rng.next() as u8;
+                    m[p] = rng.next_u64() as u8;
                 }
             }
             2 => {
