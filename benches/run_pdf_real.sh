@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The PDF extractor on real LaTeX-made PDFs (Debian's texlive-publishers-doc: 426 sample PDFs
+# beside their LaTeX sources) against pdftotext and the \section titles, in one run (#13 item 2).
+# Writes benches/PDF_REAL.md.
+#   bash benches/run_pdf_real.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}/plugins-native"
+cache="${MITRA_BENCH_CACHE:-$HOME/.cache/mitra-bench}/texlive-publishers-doc"
+deb=texlive-publishers-doc_2022.20230122-4_all.deb
+sha=$(cat benches/pdf/texlive-publishers-doc.sha256)
+if [ ! -d "$cache/root/usr/share/doc/texlive-doc" ]; then
+  mkdir -p "$cache"
+  (cd "$cache" && apt-get download "texlive-publishers-doc=2022.20230122-4" >/dev/null 2>&1)
+  echo "$sha  $cache/$deb" | sha256sum -c --quiet
+  dpkg-deb -x "$cache/$deb" "$cache/root"
+fi
+(cd plugins && cargo build --locked -q --release -p pdf-extractor --example pdf_blocks)
+out=benches/PDF_REAL.md
+{
+  echo "# PDF extractor on real documents (texlive-publishers-doc)"
+  echo
+  echo "- machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+  echo "- commit: $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "- command: bash benches/run_pdf_real.sh (Debian texlive-publishers-doc 2022.20230122-4; $(pdftotext -v 2>&1 | head -1))"
+  echo
+  echo '```'
+  python3 benches/pdf_real.py "$cache/root/usr/share/doc/texlive-doc" \
+    "$CARGO_TARGET_DIR/release/examples/pdf_blocks" --tables-sample "$cache/tables-sample.json"
+  echo '```'
+} > "$out"
+cat "$out"
