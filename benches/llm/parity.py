@@ -12,9 +12,10 @@ engine against it.
     python3 benches/llm/parity.py --out tests/fixtures/llm/parity.json NAME=FILE.gguf ...
 
 `NAME=FILE.gguf@ARCH` reads the file as if its general.architecture were ARCH (transformers picks
-the SentencePiece builder by architecture: Llama/Mistral, Phi-3, Gemma). A FILE under
-tests/fixtures is recorded by its path (the Rust test reads it from there, not from the models
-directory). Templates without a system role are rendered with the system text folded into the
+the SentencePiece builder by architecture: Llama/Mistral, Phi-3, Gemma). `--spm-model NAME`:
+entries named NAME or NAME@ARCH come from a tokenizer-only GGUF written by spm_tokenizer_gguf.py
+from the registry's tokenizer.model NAME; the Rust test builds that GGUF itself from the same
+file, so the fixture records the registry name and the chat template. Templates without a system role are rendered with the system text folded into the
 first user turn, as Mitra's ChatTemplate::render_instruction does.
 """
 import argparse
@@ -65,6 +66,7 @@ def fold_system(conversation):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--spm-model", default="")
     ap.add_argument("models", nargs="+", help="NAME=FILE.gguf")
     a = ap.parse_args()
     out = {"strings": STRINGS, "conversation": CONVERSATION, "models": {}}
@@ -113,8 +115,9 @@ def main():
         entry = {"sha256": h.hexdigest(), "ids": ids, "decoded": decoded, "rendered": rendered, "prompt_ids": prompt_ids}
         if folded:
             entry["system_folded"] = True
-        if path.startswith("tests/fixtures/"):
-            entry["fixture"] = path
+        if a.spm_model and name.split("@")[0] == a.spm_model:
+            entry["spm_model"] = a.spm_model
+            entry["chat_template"] = md["tokenizer.chat_template"]
         if arch:
             entry["architecture"] = arch
         out["models"][name] = entry

@@ -2,25 +2,22 @@
 """Writes a tokenizer-only GGUF with a SentencePiece vocabulary, as llama.cpp's converter writes
 Mistral-7B-Instruct's (`tokenizer.ggml.model = "llama"`: pieces, scores, token types, no merges).
 
-The vocabulary is Mistral's own `tokenizer.model` (v1: Mistral-7B v0.1/v0.2, 32,000 pieces), taken
-from the pinned PyPI wheel `mistral-common==1.5.4`; the chat template is Mistral-7B-Instruct-v0.2's
-(no system role). No tensors: the file is for the tokenizer and template parity test only.
+The vocabulary is Mistral's own `tokenizer.model` (v1: Mistral-7B v0.1/v0.2, 32,000 pieces), the
+registry's `mistral-v1-tokenizer` (`mitra models fetch mistral-v1-tokenizer`, sha256-verified);
+the chat template is Mistral-7B-Instruct-v0.2's (no system role). No tensors: the file is the
+input of `parity.py` only. The Rust parity test builds the same file from the same
+tokenizer.model (`parity_tests::spm_gguf`), so nothing generated is committed.
 
-    pip download --no-deps mistral-common==1.5.4 -d /tmp/mc
     pip install gguf sentencepiece
-    python3 benches/llm/spm_tokenizer_gguf.py /tmp/mc/mistral_common-1.5.4-py3-none-any.whl \
-        tests/fixtures/llm/mistral-v1-tokenizer.gguf
+    python3 benches/llm/spm_tokenizer_gguf.py MODELS/mistral-v1-tokenizer/tokenizer.model.v1 /tmp/mistral-v1.gguf
 """
 import hashlib
 import sys
 import tempfile
-import zipfile
 
 import gguf
 import sentencepiece
 
-WHEEL_SHA256 = "acef3367a4386d5dd3d9e23330348bbebe90a5cbd2fc5587d8a8d13d9893e537"
-MODEL_MEMBER = "mistral_common/data/tokenizer.model.v1"
 MODEL_SHA256 = "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055"
 
 # Mistral-7B-Instruct-v0.2's tokenizer_config.json chat_template.
@@ -40,10 +37,9 @@ def sha256(data):
 
 
 def main():
-    wheel, out = sys.argv[1], sys.argv[2]
-    with open(wheel, "rb") as f:
-        assert sha256(f.read()) == WHEEL_SHA256, "mistral-common wheel does not match its pin"
-    model = zipfile.ZipFile(wheel).read(MODEL_MEMBER)
+    src, out = sys.argv[1], sys.argv[2]
+    with open(src, "rb") as f:
+        model = f.read()
     assert sha256(model) == MODEL_SHA256, "tokenizer.model.v1 does not match its pin"
     with tempfile.NamedTemporaryFile(suffix=".model") as tmp:
         tmp.write(model)

@@ -31,40 +31,103 @@ struct ModelRef {
     /// The template has no system role: the system text went into the first user turn.
     #[serde(default)]
     system_folded: bool,
-    /// A tokenizer-only GGUF under `tests/fixtures` (not a fetched model).
-    fixture: Option<String>,
+    /// Built by the test from this registry tokenizer's SentencePiece `tokenizer.model`, with
+    /// `chat_template`, as a tokenizer-only GGUF.
+    spm_model: Option<String>,
+    chat_template: Option<String>,
     /// Read the file as if its `general.architecture` were this.
     architecture: Option<String>,
 }
 
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+/// The pieces of a SentencePiece `ModelProto` (field 1: piece, score, type), read from the
+/// protobuf wire format: (piece, score, type; type 1 normal, 2 unknown, 3 control, 6 byte).
+fn spm_pieces(bytes: &[u8]) -> Vec<(String, f32, i32)> {
+    fn varint(b: &[u8], i: &mut usize) -> u64 {
+        let (mut v, mut shift) = (0u64, 0);
+        while *i < b.len() {
+            let x = b[*i];
+            *i += 1;
+            v |= u64::from(x & 0x7f) << shift;
+            if x < 0x80 {
+                break;
+            }
+            shift += 7;
+        }
+        v
+    }
+    /// The fields of one message: (number, wire type, varint value or payload).
+    fn fields(b: &[u8]) -> Vec<(u64, u64, u64, &[u8])> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            let key = varint(b, &mut i);
+            let (field, wire) = (key >> 3, key & 7);
+            match wire {
+                0 => out.push((field, wire, varint(b, &mut i), &b[0..0])),
+                1 => i += 8,
+                2 => {
+                    let n = varint(b, &mut i) as usize;
+                    out.push((field, wire, 0, &b[i..i + n]));
+                    i += n;
+                }
+                5 => {
+                    out.push((field, wire, 0, &b[i..i + 4]));
+                    i += 4;
+                }
+                _ => panic!("unexpected wire type {wire}"),
+            }
+        }
+        out
+    }
+    fields(bytes)
+        .into_iter()
+        .filter(|f| f.0 == 1 && f.1 == 2)
+        .map(|(_, _, _, msg)| {
+            let (mut piece, mut score, mut kind) = (String::new(), 0f32, 1i32);
+            for (n, _, v, p) in fields(msg) {
+                match n {
+                    1 => piece = String::from_utf8(p.to_vec()).unwrap(),
+                    2 => score = f32::from_le_bytes(p.try_into().unwrap()),
+                    3 => kind = v as i32,
+                    _ => {}
+                }
+            }
+            (piece, score, kind)
+        })
+        .collect()
 }
 
-/// A copy of a tokenizer-only GGUF with another `general.architecture`.
-fn with_architecture(path: &std::path::Path, arch: &str, dir: &std::path::Path) -> PathBuf {
-    use candle_core::quantized::gguf_file;
-    let mut f = std::fs::File::open(path).unwrap();
-    let c = gguf_file::Content::read(&mut f).unwrap();
-    assert!(
-        c.tensor_infos.is_empty(),
-        "only tokenizer-only files are rewritten"
-    );
-    let arch = gguf_file::Value::String(arch.to_string());
-    let meta: Vec<(&str, &gguf_file::Value)> = c
-        .metadata
-        .iter()
-        .map(|(k, v)| {
-            if k == "general.architecture" {
-                (k.as_str(), &arch)
-            } else {
-                (k.as_str(), v)
-            }
-        })
-        .collect();
-    let out = dir.join(format!("{arch:?}.gguf").replace('"', ""));
-    gguf_file::write(&mut std::fs::File::create(&out).unwrap(), &meta, &[]).unwrap();
-    out
+/// The tokenizer-only GGUF `benches/llm/spm_tokenizer_gguf.py` writes, built from the same
+/// tokenizer.model (as llama.cpp's converter lays a SentencePiece vocabulary out).
+fn spm_gguf(model: &std::path::Path, arch: &str, template: &str, out: &std::path::Path) {
+    use candle_core::quantized::gguf_file::{self, Value};
+    let pieces = spm_pieces(&std::fs::read(model).unwrap());
+    let id = |p: &str| pieces.iter().position(|x| x.0 == p).unwrap() as u32;
+    let unk = pieces.iter().position(|x| x.2 == 2).unwrap() as u32;
+    let meta: Vec<(&str, Value)> = vec![
+        ("general.architecture", Value::String(arch.into())),
+        ("tokenizer.ggml.model", Value::String("llama".into())),
+        (
+            "tokenizer.ggml.tokens",
+            Value::Array(pieces.iter().map(|p| Value::String(p.0.clone())).collect()),
+        ),
+        (
+            "tokenizer.ggml.scores",
+            Value::Array(pieces.iter().map(|p| Value::F32(p.1)).collect()),
+        ),
+        (
+            "tokenizer.ggml.token_type",
+            Value::Array(pieces.iter().map(|p| Value::I32(p.2)).collect()),
+        ),
+        ("tokenizer.ggml.bos_token_id", Value::U32(id("<s>"))),
+        ("tokenizer.ggml.eos_token_id", Value::U32(id("</s>"))),
+        ("tokenizer.ggml.unknown_token_id", Value::U32(unk)),
+        ("tokenizer.ggml.add_bos_token", Value::Bool(true)),
+        ("tokenizer.ggml.add_eos_token", Value::Bool(false)),
+        ("tokenizer.chat_template", Value::String(template.into())),
+    ];
+    let refs: Vec<(&str, &Value)> = meta.iter().map(|(k, v)| (*k, v)).collect();
+    gguf_file::write(&mut std::fs::File::create(out).unwrap(), &refs, &[]).unwrap();
 }
 
 #[derive(Deserialize)]
@@ -99,6 +162,21 @@ fn gguf_of(name: &str) -> Option<PathBuf> {
     found
 }
 
+/// `NAME/FILE` in the models directory, or `None` (a failure in CI).
+fn fetched(name: &str, file: &str) -> Option<PathBuf> {
+    let p = models_dir().join(name).join(file);
+    if !p.is_file() {
+        assert!(
+            std::env::var("MITRA_TEST_REQUIRE_MODELS").as_deref() != Ok("1"),
+            "{name} is not fetched into {}",
+            models_dir().display()
+        );
+        eprintln!("skipping {name}: not fetched");
+        return None;
+    }
+    Some(p)
+}
+
 #[test]
 fn tokenizer_and_chat_template_match_the_references() {
     let fx: Fixture =
@@ -106,16 +184,20 @@ fn tokenizer_and_chat_template_match_the_references() {
     assert!(fx.models.len() >= 5);
     let tmp = tempfile::tempdir().unwrap();
     for (name, want) in &fx.models {
-        let path = match &want.fixture {
-            Some(f) => repo_root().join(f),
-            None => match gguf_of(name) {
+        let path = match (&want.spm_model, &want.chat_template) {
+            (Some(spm), Some(template)) => {
+                let Some(model) = fetched(spm, "tokenizer.model.v1") else {
+                    continue;
+                };
+                let arch = want.architecture.as_deref().unwrap_or("llama");
+                let out = tmp.path().join(format!("{arch}.gguf"));
+                spm_gguf(&model, arch, template, &out);
+                out
+            }
+            _ => match gguf_of(name) {
                 Some(p) => p,
                 None => continue,
             },
-        };
-        let path = match &want.architecture {
-            Some(arch) => with_architecture(&path, arch, tmp.path()),
-            None => path,
         };
         let g = Gguf::open(&path).unwrap();
         let (tok, _) = crate::tokenizer::load(&g).unwrap();
