@@ -7,14 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}/plugins-native"
 cache="${MITRA_BENCH_CACHE:-$HOME/.cache/mitra-bench}/python3.11-doc"
-deb=python3.11-doc_3.11.2-6+deb12u9_all.deb
-sha=$(cat benches/html/python3.11-doc.sha256)
-if [ ! -d "$cache/root/usr/share/doc/python3.11/html" ]; then
-  mkdir -p "$cache"
-  (cd "$cache" && apt-get download "python3.11-doc=3.11.2-6+deb12u9" >/dev/null 2>&1)
-  echo "$sha  $cache/$deb" | sha256sum -c --quiet
-  dpkg-deb -x "$cache/$deb" "$cache/root"
-fi
+. benches/deb.sh
+fetch_deb python3.11-doc 3.11.2-6+deb12u9 "$(cat benches/html/python3.11-doc.sha256)" "$cache"
 (cd plugins && cargo build --locked -q --release -p html-extractor --example page_blocks)
 out=benches/HTML.md
 {

@@ -7,14 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}/plugins-native"
 cache="${MITRA_BENCH_CACHE:-$HOME/.cache/mitra-bench}/texlive-publishers-doc"
-deb=texlive-publishers-doc_2022.20230122-4_all.deb
-sha=$(cat benches/pdf/texlive-publishers-doc.sha256)
-if [ ! -d "$cache/root/usr/share/doc/texlive-doc" ]; then
-  mkdir -p "$cache"
-  (cd "$cache" && apt-get download "texlive-publishers-doc=2022.20230122-4" >/dev/null 2>&1)
-  echo "$sha  $cache/$deb" | sha256sum -c --quiet
-  dpkg-deb -x "$cache/$deb" "$cache/root"
-fi
+. benches/deb.sh
+fetch_deb texlive-publishers-doc 2022.20230122-4 "$(cat benches/pdf/texlive-publishers-doc.sha256)" "$cache"
 (cd plugins && cargo build --locked -q --release -p pdf-extractor --example pdf_blocks)
 out=benches/PDF_REAL.md
 {

@@ -32,6 +32,20 @@ async fn llm_store(dir: &Path) -> Option<(Config, tempfile::TempDir)> {
     Some((cfg, model))
 }
 
+/// As [`llm_store`], with answers that would generate for minutes (end of turn ignored) and
+/// `queue_depth` requests allowed to wait.
+async fn long_generation_store(
+    dir: &Path,
+    queue_depth: usize,
+) -> Option<(Config, tempfile::TempDir)> {
+    let (mut cfg, model) = llm_store(dir).await?;
+    cfg.llm.ignore_eos = true;
+    cfg.llm.context_tokens = 2048;
+    cfg.llm.max_new_tokens = 1500;
+    cfg.llm.queue_depth = queue_depth;
+    Some((cfg, model))
+}
+
 fn strings(row: &tokio_postgres::Row, i: usize) -> Vec<String> {
     row.get::<_, Vec<String>>(i)
 }
@@ -202,14 +216,10 @@ async fn wait_status(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_queue_is_53300_and_a_disconnect_stops_the_generation() {
     let dir = tempfile::tempdir().unwrap();
-    let Some((mut cfg, _model)) = llm_store(dir.path()).await else {
+    // No room to wait behind the running generation.
+    let Some((cfg, _model)) = long_generation_store(dir.path(), 0).await else {
         return;
     };
-    // A generation that would run for minutes, and no room to wait behind it.
-    cfg.llm.ignore_eos = true;
-    cfg.llm.context_tokens = 2048;
-    cfg.llm.max_new_tokens = 1500;
-    cfg.llm.queue_depth = 0;
     let addr = common::serve(&cfg).await;
     let watcher = common::connect(addr).await;
     let (long, conn) = connect_droppable(addr).await;
@@ -263,15 +273,11 @@ fn spawn_statement(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancel_requests_timeouts_and_disconnects_stop_answer_and_answer_from() {
     let dir = tempfile::tempdir().unwrap();
-    let Some((mut cfg, _model)) = llm_store(dir.path()).await else {
-        return;
-    };
-    cfg.llm.ignore_eos = true;
-    cfg.llm.context_tokens = 2048;
-    cfg.llm.max_new_tokens = 1500;
     // A worker of its own (workers are per process, keyed by file, device and queue depth):
     // the other tests' answers do not show in its status.
-    cfg.llm.queue_depth = 1;
+    let Some((cfg, _model)) = long_generation_store(dir.path(), 1).await else {
+        return;
+    };
     let addr = common::serve(&cfg).await;
     let watcher = common::connect(addr).await;
     let c = std::sync::Arc::new(common::connect(addr).await);
