@@ -173,6 +173,7 @@ async fn generated(mut cfg: Config, n: usize) {
                 heading: None,
                 text: text.join(" "),
                 page: None,
+                page_end: None,
                 kind: "body".into(),
                 analysis_id: None,
                 embedding: Some(v),

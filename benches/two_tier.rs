@@ -118,6 +118,7 @@ async fn main() {
                     heading: None,
                     text: text.join(" "),
                     page: None,
+                    page_end: None,
                     kind: "body".into(),
                     analysis_id: Some(ids[a].clone()),
                     embedding: Some(v),

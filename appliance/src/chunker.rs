@@ -182,65 +182,178 @@ pub struct BlockText {
     pub page: Option<i32>,
     /// Text.
     pub text: String,
+    /// For headings: 0 for the document's title, 1 for a top-level section, 2 for a
+    /// subsection...; `None` where the extractor cannot tell.
+    pub level: Option<u8>,
 }
 
-/// A chunk made from blocks: its kind and the page it starts on.
+/// A chunk made from blocks: its kind and the pages it starts and ends on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlockChunk {
-    /// Heading and text, as for [`chunk`].
+    /// Heading path and text, as for [`chunk`].
     pub chunk: ChunkText,
     /// `body`, `caption`, `table` or `footnote`.
     pub kind: String,
-    /// Page of the first block in the chunk.
+    /// Page the chunk's text starts on.
     pub page: Option<i32>,
+    /// Page the chunk's text ends on (equal to `page` unless it runs over a page break).
+    pub page_end: Option<i32>,
+}
+
+/// Separator of the sections in a heading path ("2 Event selection › 2.1 Muons").
+pub const PATH_SEPARATOR: &str = " › ";
+
+/// The outline position of the blocks being read: the document's title and the open sections.
+#[derive(Default)]
+struct Outline {
+    title: Option<String>,
+    path: Vec<(u8, String)>,
+}
+
+impl Outline {
+    fn enter(&mut self, level: Option<u8>, text: String) {
+        match level {
+            Some(0) => {
+                self.title = Some(text);
+                self.path.clear();
+            }
+            Some(l) => {
+                while self.path.last().is_some_and(|(pl, _)| *pl >= l) {
+                    self.path.pop();
+                }
+                self.path.push((l, text));
+            }
+            // Unknown depth: the heading replaces the last one.
+            None => {
+                self.path.clear();
+                self.path.push((1, text));
+            }
+        }
+    }
+
+    /// The heading path, or the title before the first section.
+    fn heading(&self) -> Option<String> {
+        if self.path.is_empty() {
+            return self.title.clone();
+        }
+        let parts: Vec<&str> = self.path.iter().map(|(_, t)| t.as_str()).collect();
+        Some(parts.join(PATH_SEPARATOR))
+    }
+}
+
+/// Text of one block with where it came from: its page and its position among the blocks.
+struct Piece {
+    text: String,
+    page: Option<i32>,
+    idx: usize,
 }
 
 /// Chunks extracted blocks. Page furniture (header, footer, page-number) is dropped; headings
-/// start sections; body and equation blocks of a section are packed like paragraphs (a chunk
-/// records the page it starts on); captions, tables and footnotes become chunks of their own
-/// kind (tables split between rows when too long). Each chunk is prefixed by its heading.
+/// start sections, and each chunk carries the path of the sections it sits in (a level-0
+/// heading is the document's title: it heads the chunks before the first section and is not
+/// repeated in paths); body and equation blocks of a section are packed like paragraphs;
+/// captions, tables and footnotes become chunks of their own kind (tables split between rows
+/// when too long). Each chunk is prefixed by its heading path and records the pages its text
+/// starts and ends on.
 pub fn chunk_blocks(blocks: &[BlockText], cfg: &ChunkingConfig) -> Vec<BlockChunk> {
     let mut out = Vec::new();
-    let mut heading: Option<String> = None;
-    let mut flow: Vec<(String, Option<i32>, usize)> = Vec::new();
+    let mut outline = Outline::default();
+    let mut flow: Vec<Piece> = Vec::new();
     for (idx, b) in blocks.iter().enumerate() {
         let text = b.text.trim();
         if text.is_empty() {
             continue;
         }
+        let piece = |text: &str| Piece {
+            text: text.to_string(),
+            page: b.page,
+            idx,
+        };
         match b.kind.as_str() {
             "header" | "footer" | "page-number" => {}
             "heading" => {
-                pack(&mut out, &heading, std::mem::take(&mut flow), "body", cfg);
-                heading = Some(text.split_whitespace().collect::<Vec<_>>().join(" "));
+                pack(
+                    &mut out,
+                    &outline.heading(),
+                    std::mem::take(&mut flow),
+                    "body",
+                    cfg,
+                );
+                outline.enter(
+                    b.level,
+                    text.split_whitespace().collect::<Vec<_>>().join(" "),
+                );
             }
-            "body" | "equation" => flow.push((text.to_string(), b.page, idx)),
+            "body" | "equation" => flow.push(piece(text)),
             kind => {
                 let kind = match kind {
                     "caption" | "table" | "footnote" => kind,
                     _ => "body",
                 };
-                pack(
-                    &mut out,
-                    &heading,
-                    vec![(text.to_string(), b.page, idx)],
-                    kind,
-                    cfg,
-                );
+                pack(&mut out, &outline.heading(), vec![piece(text)], kind, cfg);
             }
         }
     }
-    pack(&mut out, &heading, flow, "body", cfg);
+    pack(&mut out, &outline.heading(), flow, "body", cfg);
     // Document order: a chunk sits where its first block was.
     out.sort_by_key(|(idx, _)| *idx);
     out.into_iter().map(|(_, c)| c).collect()
+}
+
+/// The chunk body being filled, with the page of each piece from the byte where it starts.
+#[derive(Default)]
+struct Body {
+    text: String,
+    pages: Vec<(usize, Option<i32>)>,
+    idx: usize,
+}
+
+impl Body {
+    fn push(&mut self, piece: &Piece, sep: &str) {
+        if self.text.is_empty() {
+            self.idx = piece.idx;
+        } else {
+            self.text.push_str(sep);
+        }
+        self.pages.push((self.text.len(), piece.page));
+        self.text.push_str(&piece.text);
+    }
+
+    fn first_page(&self) -> Option<i32> {
+        self.pages.first().and_then(|p| p.1)
+    }
+
+    fn last_page(&self) -> Option<i32> {
+        self.pages.iter().filter_map(|p| p.1).max()
+    }
+
+    /// Keeps the last `overlap` bytes (from a word boundary) to start the next chunk; the kept
+    /// text keeps the pages it came from.
+    fn keep_tail(&mut self, overlap: usize, next_idx: usize) {
+        let tail = tail_overlap(&self.text, overlap).to_string();
+        let cut = self.text.len() - tail.len();
+        let from = self
+            .pages
+            .iter()
+            .rposition(|(at, _)| *at <= cut)
+            .unwrap_or(0);
+        self.pages = self.pages[from..]
+            .iter()
+            .map(|(at, p)| (at.saturating_sub(cut), *p))
+            .collect();
+        if tail.is_empty() {
+            self.pages.clear();
+        }
+        self.text = tail;
+        self.idx = next_idx;
+    }
 }
 
 /// Packs paragraphs (with their pages) into chunks of one kind under one heading.
 fn pack(
     out: &mut Vec<(usize, BlockChunk)>,
     heading: &Option<String>,
-    paragraphs: Vec<(String, Option<i32>, usize)>,
+    paragraphs: Vec<Piece>,
     kind: &str,
     cfg: &ChunkingConfig,
 ) {
@@ -254,14 +367,19 @@ fn pack(
     } else {
         cfg.overlap_chars.min(budget / 2)
     };
-    let mut pieces: Vec<(String, Option<i32>, usize)> = Vec::new();
-    for (p, page, idx) in paragraphs {
+    let mut pieces: Vec<Piece> = Vec::new();
+    for p in paragraphs {
+        let at = |text: String| Piece {
+            text,
+            page: p.page,
+            idx: p.idx,
+        };
         if kind == "table" {
             // Split between rows, never inside a cell.
             let mut cur = String::new();
-            for row in p.lines() {
+            for row in p.text.lines() {
                 if !cur.is_empty() && cur.len() + 1 + row.len() > budget {
-                    pieces.push((std::mem::take(&mut cur), page, idx));
+                    pieces.push(at(std::mem::take(&mut cur)));
                 }
                 for part in split_long(row, budget) {
                     if !cur.is_empty() {
@@ -271,44 +389,34 @@ fn pack(
                 }
             }
             if !cur.is_empty() {
-                pieces.push((cur, page, idx));
+                pieces.push(at(cur));
             }
         } else {
             pieces.extend(
-                split_long(&p, budget - overlap - 2)
+                split_long(&p.text, budget - overlap - 2)
                     .into_iter()
-                    .map(|s| (s, page, idx)),
+                    .map(at),
             );
         }
     }
-    let emit = |body: &str, page: Option<i32>| BlockChunk {
-        chunk: make(&heading, &prefix, body),
+    let emit = |body: &Body| BlockChunk {
+        chunk: make(&heading, &prefix, &body.text),
         kind: kind.to_string(),
-        page,
+        page: body.first_page(),
+        page_end: body.last_page(),
     };
-    let mut body = String::new();
-    let mut body_page = None;
-    let mut body_idx = 0;
-    for (piece, page, idx) in pieces {
-        let sep = if body.is_empty() { 0 } else { 2 };
-        if !body.is_empty() && body.len() + sep + piece.len() > budget {
-            out.push((body_idx, emit(&body, body_page)));
-            body = tail_overlap(&body, overlap).to_string();
-            body_idx = idx;
-            if body.is_empty() {
-                body_page = None;
-            }
+    let sep = if kind == "table" { "\n" } else { "\n\n" };
+    let mut body = Body::default();
+    for piece in pieces {
+        let gap = if body.text.is_empty() { 0 } else { sep.len() };
+        if !body.text.is_empty() && body.text.len() + gap + piece.text.len() > budget {
+            out.push((body.idx, emit(&body)));
+            body.keep_tail(overlap, piece.idx);
         }
-        if body.is_empty() {
-            body_page = page;
-            body_idx = idx;
-        } else {
-            body.push_str(if kind == "table" { "\n" } else { "\n\n" });
-        }
-        body.push_str(&piece);
+        body.push(&piece, sep);
     }
-    if !body.is_empty() {
-        out.push((body_idx, emit(&body, body_page)));
+    if !body.text.is_empty() {
+        out.push((body.idx, emit(&body)));
     }
 }
 
@@ -372,6 +480,7 @@ mod tests {
             kind: kind.into(),
             page: Some(page),
             text: text.into(),
+            level: None,
         };
         let blocks = vec![
             b("header", 1, "CMS Note"),

@@ -289,20 +289,21 @@ impl<'a> Ingestor<'a> {
                 analysis_id: analysis_id.clone(),
             },
         );
-        let pieces: Vec<(ChunkText, String, Option<i32>)> = match &src.blocks {
+        type Piece = (ChunkText, String, Option<i32>, Option<i32>);
+        let pieces: Vec<Piece> = match &src.blocks {
             Some(blocks) => chunker::chunk_blocks(blocks, &self.cfg.chunking)
                 .into_iter()
-                .map(|c| (c.chunk, c.kind, c.page))
+                .map(|c| (c.chunk, c.kind, c.page, c.page_end))
                 .collect(),
             None => chunker::chunk(&src.text, &self.cfg.chunking)
                 .into_iter()
-                .map(|c| (c, "body".to_string(), None))
+                .map(|c| (c, "body".to_string(), None, None))
                 .collect(),
         };
         let chunks: Vec<ChunkRow> = pieces
             .into_iter()
             .enumerate()
-            .map(|(i, (c, kind, page))| ChunkRow {
+            .map(|(i, (c, kind, page, page_end))| ChunkRow {
                 chunk_id: chunk_id(&src.doc_id, version, i as i32),
                 doc_id: src.doc_id.clone(),
                 version,
@@ -310,6 +311,7 @@ impl<'a> Ingestor<'a> {
                 heading: c.heading,
                 text: c.text,
                 page,
+                page_end,
                 kind,
                 analysis_id: analysis_id.clone(),
                 embedding: None,

@@ -195,6 +195,7 @@ impl Plugins<'_> {
                 kind: b.kind.as_str().to_string(),
                 page: b.page.map(|p| p.min(i32::MAX as u32) as i32),
                 text: b.text,
+                level: b.level,
             })
             .collect();
         let meta: BTreeMap<String, String> = d.metadata.iter().cloned().collect();

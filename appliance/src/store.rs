@@ -148,6 +148,8 @@ pub struct ChunkRow {
     pub text: String,
     /// Page number, for paginated sources.
     pub page: Option<i32>,
+    /// Page the chunk's text ends on, for paginated sources.
+    pub page_end: Option<i32>,
     /// Block kind (body, caption, table).
     pub kind: String,
     /// Owning analysis, if known.
@@ -400,18 +402,27 @@ impl Store {
     /// Adds evolved columns that an older store lacks (all NULL), one Lance commit each table.
     async fn evolve(&mut self) -> Result<()> {
         use lance::dataset::NewColumnTransform;
-        let schema: arrow_schema::Schema = self.documents.schema().into();
-        let missing = DOCUMENTS.missing_evolved(&schema);
-        if !missing.is_empty() {
+        let mut evolved = false;
+        for (def, ds) in [
+            (&*DOCUMENTS, &mut self.documents),
+            (&*CHUNKS, &mut self.chunks),
+        ] {
+            let schema: arrow_schema::Schema = ds.schema().into();
+            let missing = def.missing_evolved(&schema);
+            if missing.is_empty() {
+                continue;
+            }
             let names: Vec<String> = missing.iter().map(|f| f.name().clone()).collect();
-            tracing::info!(columns = ?names, "adding new documents columns (schema evolution)");
-            self.documents
-                .add_columns(
-                    NewColumnTransform::AllNulls(Arc::new(arrow_schema::Schema::new(missing))),
-                    None,
-                    None,
-                )
-                .await?;
+            tracing::info!(table = %def.table, columns = ?names, "adding new columns (schema evolution)");
+            ds.add_columns(
+                NewColumnTransform::AllNulls(Arc::new(arrow_schema::Schema::new(missing))),
+                None,
+                None,
+            )
+            .await?;
+            evolved = true;
+        }
+        if evolved {
             self.write_clean_marker()?;
         }
         Ok(())
@@ -612,6 +623,9 @@ impl Store {
         let chunk_rows: Vec<&ChunkRow> = docs.iter().flat_map(|d| d.chunks.iter()).collect();
         if !chunk_rows.is_empty() {
             let batch = chunks_batch(&chunk_rows, self.embedding_meta().map(|m| m.dim))?;
+            // Columns added by schema evolution sit after the embedding in older stores.
+            let table: arrow_schema::Schema = self.chunks.schema().into();
+            let batch = in_table_order(batch, &table)?;
             let schema = batch.schema();
             self.chunks
                 .append(RecordBatchIterator::new(vec![Ok(batch)], schema), None)
@@ -933,6 +947,10 @@ fn chunks_batch(rows: &[&ChunkRow], embedding_dim: Option<usize>) -> Result<Reco
             Arc::new(Int32Array::from_iter(rows.iter().map(|r| r.page))),
         ),
         (
+            def.col("page_end"),
+            Arc::new(Int32Array::from_iter(rows.iter().map(|r| r.page_end))),
+        ),
+        (
             def.col("kind"),
             strs(rows.iter().map(|r| Some(r.kind.as_str()))),
         ),
@@ -964,6 +982,20 @@ fn chunks_batch(rows: &[&ChunkRow], embedding_dim: Option<usize>) -> Result<Reco
         Arc::new(arrow_schema::Schema::new(fields)),
         arrays,
     )?)
+}
+
+/// The batch's columns in the order of the stored table's, when it has the same columns.
+fn in_table_order(batch: RecordBatch, table: &arrow_schema::Schema) -> Result<RecordBatch> {
+    let schema = batch.schema();
+    let idx: Option<Vec<usize>> = table
+        .fields()
+        .iter()
+        .map(|f| schema.index_of(f.name()).ok())
+        .collect();
+    match idx {
+        Some(idx) if idx.len() == batch.num_columns() => Ok(batch.project(&idx)?),
+        _ => Ok(batch),
+    }
 }
 
 fn strs<'a>(it: impl Iterator<Item = Option<&'a str>>) -> ArrayRef {

@@ -10,7 +10,7 @@
     (if (i32.gt_u (global.get $heap) (i32.mul (memory.size) (i32.const 65536)))
       (then (drop (memory.grow (i32.add (i32.shr_u (i32.sub (global.get $heap) (i32.mul (memory.size) (i32.const 65536))) (i32.const 16)) (i32.const 1))))))
     (local.get $p))
-  (func (export "mitra:plugin/extract@0.1.0#extract") (param $bytes i32) (param $bytes_len i32) (param $mt i32) (param $mt_len i32) (result i32)
+  (func (export "mitra:plugin/extract@0.2.0#extract") (param $bytes i32) (param $bytes_len i32) (param $mt i32) (param $mt_len i32) (result i32)
     (loop $more
       (br_if $more (i32.ne (memory.grow (i32.const 256)) (i32.const -1))))
     unreachable)

@@ -1,6 +1,7 @@
 ;; Extractor that returns one block of 16 MiB (NUL characters: valid UTF-8).
 ;; Return area at 16: result tag, then extraction { blocks: list<block>, skipped: list }.
-;; The block record at 64: kind (u8), page option<u32> at 4, text (ptr, len) at 12.
+;; The block record at 64: kind (u8), page option<u32> at 4, text (ptr, len) at 12, level
+;; option<u8> at 20 (left zero: none).
 (module
   (memory (export "memory") 260)
   (global $heap (mut i32) (i32.const 17039360))
@@ -11,7 +12,7 @@
     (if (i32.gt_u (global.get $heap) (i32.mul (memory.size) (i32.const 65536)))
       (then (drop (memory.grow (i32.add (i32.shr_u (i32.sub (global.get $heap) (i32.mul (memory.size) (i32.const 65536))) (i32.const 16)) (i32.const 1))))))
     (local.get $p))
-  (func (export "mitra:plugin/extract@0.1.0#extract") (param $bytes i32) (param $bytes_len i32) (param $mt i32) (param $mt_len i32) (result i32)
+  (func (export "mitra:plugin/extract@0.2.0#extract") (param $bytes i32) (param $bytes_len i32) (param $mt i32) (param $mt_len i32) (result i32)
     ;; block at 64: kind body (1), page none, text at 65536, 16 MiB long
     (i32.store8 (i32.const 64) (i32.const 1))
     (i32.store8 (i32.const 68) (i32.const 0))

@@ -1,6 +1,6 @@
 ;; Crawler whose listing asks the host to read the path given as its source settings.
 (module
-  (import "mitra:plugin/files@0.1.0" "read-file" (func $read (param i32 i32 i32)))
+  (import "mitra:plugin/files@0.2.0" "read-file" (func $read (param i32 i32 i32)))
   (memory (export "memory") 1)
   (data (i32.const 256) "read failed")
   (global $heap (mut i32) (i32.const 1024))
@@ -12,13 +12,13 @@
     (if (i32.gt_u (global.get $heap) (i32.mul (memory.size) (i32.const 65536)))
       (then (drop (memory.grow (i32.add (i32.shr_u (i32.sub (global.get $heap) (i32.mul (memory.size) (i32.const 65536))) (i32.const 16)) (i32.const 1))))))
     (local.get $p))
-  (func (export "mitra:plugin/crawl@0.1.0#list-documents") (param $src i32) (param $src_len i32) (result i32)
+  (func (export "mitra:plugin/crawl@0.2.0#list-documents") (param $src i32) (param $src_len i32) (result i32)
     (call $read (local.get $src) (local.get $src_len) (i32.const 512))
     (i32.store8 (i32.const 16) (i32.const 1))
     (i32.store (i32.const 20) (i32.const 256))
     (i32.store (i32.const 24) (i32.const 11))
     (i32.const 16))
-  (func (export "mitra:plugin/crawl@0.1.0#fetch-document")
+  (func (export "mitra:plugin/crawl@0.2.0#fetch-document")
     (param i32 i32) (param i32 i32) (param i32 i32) (param i32 i32) (param i32 i64) (param i32 i32 i32) (param i32 i32)
     (result i32)
     unreachable)

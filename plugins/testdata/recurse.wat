@@ -12,7 +12,7 @@
     (local.get $p))
   (func $down (param $n i64) (result i64)
     (i64.add (call $down (i64.add (local.get $n) (i64.const 1))) (local.get $n)))
-  (func (export "mitra:plugin/extract@0.1.0#extract") (param $bytes i32) (param $bytes_len i32) (param $mt i32) (param $mt_len i32) (result i32)
+  (func (export "mitra:plugin/extract@0.2.0#extract") (param $bytes i32) (param $bytes_len i32) (param $mt i32) (param $mt_len i32) (result i32)
     (drop (call $down (i64.const 0)))
     (i32.const 0))
 )

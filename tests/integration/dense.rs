@@ -142,6 +142,7 @@ fn doc(id: &str, chunks: Vec<(String, Vec<f32>)>) -> NewDocument {
                 heading: None,
                 text,
                 page: None,
+                page_end: None,
                 kind: "body".into(),
                 analysis_id: None,
                 embedding: Some(v),

@@ -305,7 +305,7 @@ fn builtins_are_listed_with_versions_and_capabilities() {
         "dir-crawler",
         "pdf-extractor",
         "built-in",
-        "mitra:plugin@0.1.0",
+        "mitra:plugin@0.2.0",
         "http *",
         "dir (ro)",
         "ocr",

@@ -223,7 +223,7 @@ mod tests {
     #[test]
     fn effective_is_the_intersection() {
         let m = Manifest::parse(
-            "name = \"p\"\nversion = \"1\"\napi = \"mitra:plugin@0.1.0\"\nworld = \"crawler\"\n[capabilities]\nhttp = [\"https://a.org\"]\nsecrets = [\"s\"]\n",
+            "name = \"p\"\nversion = \"1\"\napi = \"mitra:plugin@0.2.0\"\nworld = \"crawler\"\n[capabilities]\nhttp = [\"https://a.org\"]\nsecrets = [\"s\"]\n",
             "p",
         )
         .unwrap();

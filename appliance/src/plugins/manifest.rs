@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::PluginError;
 
 /// The plugin API this host implements (the WIT package under `plugins/wit/`).
-pub const API_VERSION: &str = "mitra:plugin@0.1.0";
+pub const API_VERSION: &str = "mitra:plugin@0.2.0";
 
 /// What a plugin is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,8 +21,8 @@ impl World {
     /// The interface the component must export for this world.
     pub fn export_name(self) -> &'static str {
         match self {
-            World::Crawler => "mitra:plugin/crawl@0.1.0",
-            World::Extractor => "mitra:plugin/extract@0.1.0",
+            World::Crawler => "mitra:plugin/crawl@0.2.0",
+            World::Extractor => "mitra:plugin/extract@0.2.0",
         }
     }
 }
@@ -82,7 +82,7 @@ pub struct Manifest {
     pub name: String,
     /// The plugin's own version.
     pub version: String,
-    /// The plugin API it was built against, e.g. `mitra:plugin@0.1.0`.
+    /// The plugin API it was built against, e.g. `mitra:plugin@0.2.0`.
     pub api: String,
     /// Crawler or extractor.
     pub world: World,
@@ -163,8 +163,10 @@ mod tests {
 
     #[test]
     fn api_versions() {
-        assert!(api_compatible("mitra:plugin@0.1.0"));
-        assert!(!api_compatible("mitra:plugin@0.2.0"));
+        assert!(api_compatible("mitra:plugin@0.2.0"));
+        // 0.2 changed the block record (heading levels): 0.1 plugins no longer link.
+        assert!(!api_compatible("mitra:plugin@0.1.0"));
+        assert!(!api_compatible("mitra:plugin@0.3.0"));
         assert!(!api_compatible("mitra:plugin@1.0.0"));
         assert!(!api_compatible("other:plugin@0.1.0"));
         assert!(!api_compatible("mitra:plugin"));
@@ -172,9 +174,9 @@ mod tests {
 
     #[test]
     fn manifests_are_checked() {
-        let ok = "name = \"a-b\"\nversion = \"1\"\napi = \"mitra:plugin@0.1.0\"\nworld = \"crawler\"\n[capabilities]\nhttp = [\"https://cds.cern.ch\"]\n";
+        let ok = "name = \"a-b\"\nversion = \"1\"\napi = \"mitra:plugin@0.2.0\"\nworld = \"crawler\"\n[capabilities]\nhttp = [\"https://cds.cern.ch\"]\n";
         assert_eq!(Manifest::parse(ok, "x").unwrap().world, World::Crawler);
-        let bad_api = ok.replace("0.1.0", "0.9.0");
+        let bad_api = ok.replace("0.2.0", "0.9.0");
         assert!(matches!(
             Manifest::parse(&bad_api, "x"),
             Err(PluginError::ApiVersion { .. })

@@ -6,7 +6,7 @@ mod boilerplate;
 
 use ego_tree::iter::Edge;
 use ego_tree::NodeRef;
-use mitra_plugin_sdk::extractor::{block, Block, BlockKind, Extract, Extraction};
+use mitra_plugin_sdk::extractor::{block, mark_title, Block, BlockKind, Extract, Extraction};
 use mitra_plugin_sdk::html::squash_ws;
 use mitra_plugin_sdk::text::is_caption_start;
 use scraper::{ElementRef, Html, Node};
@@ -90,6 +90,8 @@ struct Walker {
     text: String,
     /// Kinds given by enclosing elements (innermost last), with the element that gave them.
     kinds: Vec<(ego_tree::NodeId, BlockKind)>,
+    /// Level of the last heading element opened (`h2` is 2).
+    heading_level: u8,
     /// `pre` elements open (their text keeps its line breaks).
     pre: usize,
     table: Option<Table>,
@@ -114,7 +116,11 @@ impl Walker {
         if kind == BlockKind::Body && is_caption_start(&t) {
             kind = BlockKind::Caption;
         }
-        self.out.push(block(kind, None, t));
+        let mut b = block(kind, None, t);
+        if kind == BlockKind::Heading {
+            b.level = Some(self.heading_level);
+        }
+        self.out.push(b);
     }
 
     fn push_text(&mut self, s: &str) {
@@ -142,7 +148,10 @@ impl Walker {
             return;
         }
         let kind = match name {
-            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => Some(BlockKind::Heading),
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+                self.heading_level = name.as_bytes()[1] - b'0';
+                Some(BlockKind::Heading)
+            }
             "figcaption" | "caption" => Some(BlockKind::Caption),
             // Display math is a block of its own; inline math stays in its sentence.
             "math" if el.value().attr("display") == Some("block") => Some(BlockKind::Equation),
@@ -226,6 +235,7 @@ pub fn html_blocks(html: &str) -> Vec<Block> {
         out: Vec::new(),
         text: String::new(),
         kinds: Vec::new(),
+        heading_level: 1,
         pre: 0,
         table: None,
     };
@@ -272,6 +282,7 @@ pub fn html_blocks(html: &str) -> Vec<Block> {
         }
     }
     w.flush();
+    mark_title(&mut w.out);
     w.out
 }
 

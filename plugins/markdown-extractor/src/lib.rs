@@ -1,7 +1,9 @@
 //! markdown-extractor: Markdown (CommonMark + GFM, through pulldown-cmark) and plain text into
 //! headings, body, lists, code, tables, captions, footnotes and equations.
 
-use mitra_plugin_sdk::extractor::{block, Block, BlockKind, Extract, Extraction};
+use mitra_plugin_sdk::extractor::{
+    block, heading, mark_title, Block, BlockKind, Extract, Extraction,
+};
 use mitra_plugin_sdk::html::squash_ws;
 use mitra_plugin_sdk::text::is_caption_start;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
@@ -41,6 +43,8 @@ struct Blocks {
     html: Option<String>,
     in_metadata: bool,
     in_image: bool,
+    /// Level of the heading being read (`#` is 1).
+    heading_level: u8,
 }
 
 impl Blocks {
@@ -118,6 +122,9 @@ impl Blocks {
     }
 
     fn start(&mut self, tag: Tag<'_>) {
+        if let Tag::Heading { level, .. } = &tag {
+            self.heading_level = *level as u8;
+        }
         match tag {
             // A tight list item's text ends where a nested block starts.
             Tag::Heading { .. } | Tag::Paragraph | Tag::BlockQuote(_)
@@ -157,7 +164,10 @@ impl Blocks {
             TagEnd::Heading(_) => {
                 let text = squash_ws(&std::mem::take(&mut self.text));
                 if self.list_depth == 0 && self.footnote.is_none() {
-                    self.push(BlockKind::Heading, text);
+                    let text = text.trim();
+                    if !text.is_empty() {
+                        self.out.push(heading(self.heading_level, None, text));
+                    }
                 } else {
                     self.text = text;
                     self.end_text();
@@ -242,6 +252,7 @@ pub fn markdown_blocks(text: &str) -> Vec<Block> {
     }
     // pulldown-cmark closes every block it opens, so lists and tables are already flushed.
     b.end_text();
+    mark_title(&mut b.out);
     b.out
 }
 

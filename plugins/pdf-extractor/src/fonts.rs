@@ -488,11 +488,26 @@ fn named_base(n: &[u8]) -> Option<Base> {
 fn is_bold(doc: &Document, name: &str, d: &Dict) -> bool {
     let n = name.to_ascii_lowercase();
     if [
-        "bold", "black", "heavy", "semibold", "demi", "cmbx", "cmb10", "-bd", "bd,",
+        "bold",
+        "black",
+        "heavy",
+        "semibold",
+        "demi",
+        "cmbx",
+        "cmb10",
+        "-bd",
+        "bd,",
+        // TeX's bold extended (CMSSBX, EC's SFBX, sans SFSX), Libertine/Biolinum "TB", URW's
+        // "Medi" (NimbusRomNo9L-Medi: Times bold).
+        "bx",
+        "sfsx",
+        "libertinetb",
+        "biolinumtb",
     ]
     .iter()
     .any(|k| n.contains(k))
         || n.ends_with("bd")
+        || (n.contains("-medi") && !n.contains("-medium"))
     {
         return true;
     }

@@ -61,6 +61,8 @@ pub struct Block {
     pub page: u32,
     /// Its text.
     pub text: String,
+    /// For headings: 0 for the document title, 1 for a top-level section, 2 for a subsection...
+    pub level: Option<u8>,
 }
 
 /// A page whose text could not be recovered.
@@ -168,6 +170,7 @@ pub fn extract_with_limits(bytes: &[u8], ocr: &dyn Ocr, limits: &Limits) -> Resu
                     kind: Kind::Body,
                     page,
                     text: t,
+                    level: None,
                 }));
             }
             Err(OcrError::Unavailable(m)) => {
@@ -192,6 +195,7 @@ pub fn extract_with_limits(bytes: &[u8], ocr: &dyn Ocr, limits: &Limits) -> Resu
             kind: b.kind,
             page,
             text: b.text,
+            level: b.level,
         }));
     }
     out.blocks.extend(ocr_blocks);
@@ -200,7 +204,7 @@ pub fn extract_with_limits(bytes: &[u8], ocr: &dyn Ocr, limits: &Limits) -> Resu
 }
 
 /// The component: the SDK's `Extract` implemented with the host's OCR. Only built for wasm: the
-/// export names (`mitra:plugin/extract@0.1.0#extract`) are not valid native linker symbols.
+/// export names (`mitra:plugin/extract@0.2.0#extract`) are not valid native linker symbols.
 #[cfg(target_arch = "wasm32")]
 mod component {
     use mitra_plugin_sdk::extractor::{
@@ -249,6 +253,7 @@ mod component {
                         kind: kind(b.kind),
                         page: Some(b.page),
                         text: b.text,
+                        level: b.level,
                     })
                     .collect(),
                 skipped: out

@@ -1,4 +1,4 @@
-//! Guest SDK for Mitra plugins: the `mitra:plugin@0.1.0` bindings of one world, and helpers.
+//! Guest SDK for Mitra plugins: the `mitra:plugin@0.2.0` bindings of one world, and helpers.
 //!
 //! A crawler enables the `crawler` feature, implements [`crawler::Crawl`] and calls
 //! [`export_crawler!`]; an extractor enables `extractor`, implements [`extractor::Extract`] and
@@ -58,12 +58,44 @@ pub mod extractor {
         log::log(log::Level::Warn, msg);
     }
 
-    /// A block helper.
+    /// A block helper (no heading level).
     pub fn block(kind: BlockKind, page: Option<u32>, text: impl Into<String>) -> Block {
         Block {
             kind,
             page,
             text: text.into(),
+            level: None,
+        }
+    }
+
+    /// A heading at `level` of the outline (1 for a top-level section).
+    pub fn heading(level: u8, page: Option<u32>, text: impl Into<String>) -> Block {
+        Block {
+            kind: BlockKind::Heading,
+            page,
+            text: text.into(),
+            level: Some(level),
+        }
+    }
+
+    /// Marks the document's title: when the first heading is the only one at the top level
+    /// (a Markdown `#` or HTML `h1` above `##`/`h2` sections), it becomes level 0, so that
+    /// section paths do not repeat the title.
+    pub fn mark_title(blocks: &mut [Block]) {
+        let heads: Vec<usize> = (0..blocks.len())
+            .filter(|&i| matches!(blocks[i].kind, BlockKind::Heading))
+            .collect();
+        let Some(&first) = heads.first() else {
+            return;
+        };
+        let Some(top) = blocks[first].level else {
+            return;
+        };
+        let alone = heads[1..]
+            .iter()
+            .all(|&i| blocks[i].level.is_some_and(|l| l > top));
+        if alone && heads.len() > 1 {
+            blocks[first].level = Some(0);
         }
     }
 }

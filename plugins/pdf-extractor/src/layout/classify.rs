@@ -1,7 +1,8 @@
 //! Block classification: paragraphs as headings, captions, tables, footnotes, equations or body.
 
+use super::headings::{caps, has_leaders, numbering, Numbering};
+use super::join_line;
 use super::segments::{count_chars, OLine, Seg};
-use super::{join_line, LBlock};
 use crate::Kind;
 use mitra_plugin_sdk::text::is_caption_start;
 
@@ -71,13 +72,16 @@ fn is_equation(l: &OLine, segs: &[Seg]) -> bool {
         || (centered && math && !text_main.ends_with('.') && text_main.chars().count() <= 120)
 }
 
-struct PBlock {
-    kind: Kind,
-    text: String,
-    size: f64,
-    region: usize,
-    top: f64,
-    marker: bool,
+pub(super) struct PBlock {
+    pub(super) kind: Kind,
+    pub(super) text: String,
+    pub(super) size: f64,
+    pub(super) bold: bool,
+    pub(super) region: usize,
+    pub(super) top: f64,
+    pub(super) marker: bool,
+    /// The numbering of a numbered section heading.
+    pub(super) numbering: Option<Numbering>,
 }
 
 fn starts_with_marker(t: &str) -> bool {
@@ -92,22 +96,125 @@ pub(super) struct Stats {
     pub(super) pitch: f64,
 }
 
+/// Whether the cells of consecutive multi-segment lines align in a grid: at least two columns
+/// whose left edges, right edges or centres line up in most rows.
+fn is_grid(rows: &[&OLine], segs: &[Seg]) -> bool {
+    if rows.len() < 2 {
+        return false;
+    }
+    let tol = rows.iter().map(|r| r.size).fold(0.0f64, f64::max).max(4.0) * 0.6;
+    let mut columns = 0;
+    for edge in 0..3 {
+        let mut xs: Vec<(f64, usize)> = Vec::new();
+        for (ri, r) in rows.iter().enumerate() {
+            for &s in &r.segs {
+                let x = match edge {
+                    0 => segs[s].x0,
+                    1 => segs[s].x1,
+                    _ => (segs[s].x0 + segs[s].x1) / 2.0,
+                };
+                xs.push((x, ri));
+            }
+        }
+        xs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Clusters of aligned edges, counted by the distinct rows they hold.
+        let mut k = 0;
+        let mut found = 0;
+        while k < xs.len() {
+            let mut m = k + 1;
+            while m < xs.len() && xs[m].0 - xs[m - 1].0 <= tol {
+                m += 1;
+            }
+            let mut rs: Vec<usize> = xs[k..m].iter().map(|x| x.1).collect();
+            rs.sort_unstable();
+            rs.dedup();
+            if rs.len() * 10 >= rows.len() * 6 && rs.len() >= 2 {
+                found += 1;
+            }
+            k = m;
+        }
+        columns = columns.max(found);
+    }
+    columns >= 2
+}
+
 pub(super) fn blocks_of_page(
     lines: &[OLine],
     segs: &[Seg],
     st: &Stats,
     bbox: &[f64; 4],
-) -> Vec<LBlock> {
+) -> Vec<PBlock> {
     let mut out: Vec<PBlock> = Vec::new();
     let n = lines.len();
+    let h = bbox[3] - bbox[1];
     let eq: Vec<bool> = lines.iter().map(|l| is_equation(l, segs)).collect();
-    let multi = |i: usize| lines[i].segs.len() >= 2 && !eq[i];
+    let leaders: Vec<bool> = lines.iter().map(|l| has_leaders(&l.text)).collect();
+    // Set apart from body text: bold, larger, all capitals, or (for numbered headings) a
+    // slightly smaller size above the footnote area.
+    let distinct = |l: &OLine| {
+        (l.bold && !st.body_bold && l.size >= 0.8 * st.body_size)
+            || l.size >= 1.12 * st.body_size
+            || (caps(&l.text) && l.size >= 0.8 * st.body_size)
+    };
+    let numbered: Vec<Option<Numbering>> = lines.iter().map(|l| numbering(&l.text)).collect();
+    let head_line: Vec<bool> = (0..n)
+        .map(|i| {
+            let l = &lines[i];
+            let Some(_) = numbered[i] else {
+                return false;
+            };
+            let smaller = l.size >= 0.85 * st.body_size
+                && l.size <= 0.95 * st.body_size
+                && l.y > bbox[1] + 0.25 * h;
+            // "2.1  Muons ....  7" or "2.1  Muons  7": a table of contents.
+            let toc = l.segs.len() >= 2
+                && l.segs.last().is_some_and(|&s| {
+                    let t = segs[s].text.trim();
+                    !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || "ivxlc".contains(c))
+                });
+            // Set in the body's font but standing alone: space above and below, short,
+            // without the punctuation that ends a sentence or a list item.
+            let scale = st.pitch * (l.size / st.body_size);
+            let gap_above =
+                i == 0 || lines[i - 1].region != l.region || lines[i - 1].y - l.y >= 1.35 * scale;
+            let gap_below = i + 1 >= n
+                || lines[i + 1].region != l.region
+                || l.y - lines[i + 1].y >= 1.2 * scale;
+            let alone = gap_above
+                && gap_below
+                && count_chars(&l.text) <= 60
+                && !l.text.trim_end().ends_with(['.', ':', ',', ';']);
+            !eq[i]
+                && !leaders[i]
+                && !toc
+                && count_chars(&l.text) <= 120
+                && !is_caption_start(&l.text)
+                && (distinct(l) || smaller || alone)
+        })
+        .collect();
+    let multi = |i: usize| lines[i].segs.len() >= 2 && !eq[i] && !head_line[i] && !leaders[i];
     let close = |a: &OLine, b: &OLine, f: f64| {
         let dy = a.y - b.y;
         dy > 0.0 && dy <= st.pitch * (a.size.max(b.size) / st.body_size) * f + 0.5
     };
-    let table_at =
-        |i: usize| multi(i) && i + 1 < n && multi(i + 1) && close(&lines[i], &lines[i + 1], 2.5);
+    // Tables: runs of multi-segment lines whose cells align in a grid.
+    let mut table_end: Vec<Option<usize>> = vec![None; n];
+    let mut i = 0;
+    while i < n {
+        if multi(i) && i + 1 < n && multi(i + 1) && close(&lines[i], &lines[i + 1], 2.5) {
+            let mut j = i + 1;
+            while j < n && multi(j) && close(&lines[j - 1], &lines[j], 2.5) {
+                j += 1;
+            }
+            let rows: Vec<&OLine> = lines[i..j].iter().collect();
+            if is_grid(&rows, segs) {
+                table_end[i] = Some(j);
+                i = j;
+                continue;
+            }
+        }
+        i += 1;
+    }
     let mut i = 0;
     while i < n {
         let l = &lines[i];
@@ -120,18 +227,16 @@ pub(super) fn blocks_of_page(
                 kind: Kind::Equation,
                 text,
                 size: l.size,
+                bold: l.bold,
                 region: l.region,
                 top: l.y,
                 marker: false,
+                numbering: None,
             });
             i += 1;
             continue;
         }
-        if table_at(i) {
-            let mut j = i + 1;
-            while j < n && multi(j) && close(&lines[j - 1], &lines[j], 2.5) {
-                j += 1;
-            }
+        if let Some(j) = table_end[i] {
             let rows: Vec<String> = lines[i..j]
                 .iter()
                 .map(|r| {
@@ -146,15 +251,17 @@ pub(super) fn blocks_of_page(
                 kind: Kind::Table,
                 text: rows.join("\n"),
                 size: l.size,
+                bold: l.bold,
                 region: l.region,
                 top: l.y,
                 marker: false,
+                numbering: None,
             });
             i = j;
             continue;
         }
         let mut j = i + 1;
-        while j < n && !eq[j] && !table_at(j) {
+        while j < n && !eq[j] && table_end[j].is_none() && !head_line[j] {
             let (p, c) = (&lines[j - 1], &lines[j]);
             let same_style =
                 (p.size - c.size).abs() <= 0.08 * p.size.max(c.size) && p.bold == c.bold;
@@ -162,7 +269,13 @@ pub(super) fn blocks_of_page(
             let indented = c.x0 > p.x0 + 0.8 * c.size
                 && c.x0 > c.rx0 + 0.8 * c.size
                 && p.x0 <= p.rx0 + 0.5 * p.size;
-            if !(same_style && overlap && close(p, c, 1.3)) || indented || is_caption_start(&c.text)
+            // A numbered heading goes on over at most three lines of its own style.
+            let heading_ends = head_line[i] && (j - i >= 3 || !distinct(c) || !same_style);
+            if !(same_style && overlap && close(p, c, 1.3))
+                || indented
+                || is_caption_start(&c.text)
+                || heading_ends
+                || leaders[j] != leaders[j - 1]
             {
                 break;
             }
@@ -183,12 +296,18 @@ pub(super) fn blocks_of_page(
         }
         let size = weighted / chars as f64;
         let bold = bold_chars * 2 > chars;
+        let short = j - i <= 3 && text.chars().count() <= 150 && !leaders[i];
         let kind = if is_caption_start(&text) {
             Kind::Caption
-        } else if j - i <= 3
-            && text.chars().count() <= 150
-            && (size >= 1.15 * st.body_size
-                || (bold && !st.body_bold && size >= 0.95 * st.body_size))
+        } else if short
+            && (head_line[i]
+                || size >= 1.15 * st.body_size
+                || (bold && !st.body_bold && size >= 0.95 * st.body_size)
+                || (bold
+                    && !st.body_bold
+                    && size >= 0.8 * st.body_size
+                    && text.chars().count() <= 60
+                    && !text.ends_with(['.', ':', ','])))
         {
             Kind::Heading
         } else {
@@ -197,8 +316,14 @@ pub(super) fn blocks_of_page(
         out.push(PBlock {
             kind,
             marker: l.first_small || starts_with_marker(&text),
+            numbering: if kind == Kind::Heading {
+                numbered[i]
+            } else {
+                None
+            },
             text,
             size,
+            bold,
             region: l.region,
             top: l.y,
         });
@@ -206,7 +331,6 @@ pub(super) fn blocks_of_page(
     }
     // Footnotes: small text with a marker low on the page, nothing body-sized below it in its
     // region.
-    let h = bbox[3] - bbox[1];
     for k in 0..out.len() {
         let b = &out[k];
         if b.kind != Kind::Body
@@ -230,10 +354,5 @@ pub(super) fn blocks_of_page(
             }
         }
     }
-    out.into_iter()
-        .map(|b| LBlock {
-            kind: b.kind,
-            text: b.text,
-        })
-        .collect()
+    out
 }

@@ -133,3 +133,59 @@ pub(super) fn find_furniture(pages: &mut [PageSegs]) {
         }
     }
 }
+
+/// Removes the line numbers of line-numbered manuscripts (lineno, ACM `review`, AASTeX): bare
+/// integers stacked in one column (shared left or right edge), counting up down the page.
+pub(super) fn drop_line_numbers(segs: Vec<Seg>) -> Vec<Seg> {
+    let cands: Vec<(usize, i64)> = segs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let t = s.text.trim();
+            (t.len() <= 4 && !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()))
+                .then(|| t.parse().ok().map(|n| (i, n)))
+                .flatten()
+        })
+        .collect();
+    if cands.len() < 10 {
+        return segs;
+    }
+    let mut drop = HashSet::new();
+    for edge in [0, 1] {
+        let mut cols: HashMap<i64, Vec<(usize, i64)>> = HashMap::new();
+        for &(i, n) in &cands {
+            let x = if edge == 0 { segs[i].x0 } else { segs[i].x1 };
+            cols.entry((x / 3.0).round() as i64)
+                .or_default()
+                .push((i, n));
+        }
+        let keys: Vec<i64> = cols.keys().copied().collect();
+        for k in keys {
+            // Neighbouring buckets hold the same column.
+            let mut col: Vec<(usize, i64)> = Vec::new();
+            for d in [-1, 0, 1] {
+                col.extend(cols.get(&(k + d)).into_iter().flatten().copied());
+            }
+            col.sort_unstable();
+            col.dedup();
+            if col.len() < 10 {
+                continue;
+            }
+            col.sort_by(|a, b| segs[b.0].y.total_cmp(&segs[a.0].y));
+            let steps = col.windows(2).filter(|w| w[1].1 > w[0].1).count();
+            let ones = col.windows(2).filter(|w| w[1].1 - w[0].1 == 1).count();
+            let pairs = col.len() - 1;
+            if steps * 10 >= pairs * 9 && ones * 10 >= pairs * 6 {
+                drop.extend(col.iter().map(|c| c.0));
+            }
+        }
+    }
+    if drop.is_empty() {
+        return segs;
+    }
+    segs.into_iter()
+        .enumerate()
+        .filter(|(i, _)| !drop.contains(i))
+        .map(|(_, s)| s)
+        .collect()
+}

@@ -4,6 +4,7 @@
 
 mod classify;
 mod furniture;
+mod headings;
 mod order;
 mod segments;
 
@@ -11,8 +12,9 @@ use std::collections::HashMap;
 
 use crate::content::Run;
 use crate::Kind;
-use classify::{blocks_of_page, Stats};
-use furniture::{find_furniture, Band, PageSegs};
+use classify::{blocks_of_page, PBlock, Stats};
+use furniture::{drop_line_numbers, find_furniture, Band, PageSegs};
+use headings::HeadingInfo;
 use order::Order;
 use segments::{segments, OLine, Seg};
 
@@ -36,6 +38,9 @@ pub struct LBlock {
     pub kind: Kind,
     /// Its text.
     pub text: String,
+    /// For headings: 0 for the document title, 1 for a top-level section, 2 for a
+    /// subsection, ...
+    pub level: Option<u8>,
 }
 
 /// Appends `next` to `cur` with a space, or joining a hyphenated word across lines.
@@ -64,7 +69,7 @@ pub fn layout(pages: &[PageText]) -> Vec<(u32, Vec<LBlock>)> {
         .map(|p| PageSegs {
             page: p.page,
             bbox: p.bbox,
-            segs: segments(&p.runs),
+            segs: drop_line_numbers(segments(&p.runs)),
             furniture: HashMap::new(),
         })
         .collect();
@@ -137,7 +142,17 @@ pub fn layout(pages: &[PageText]) -> Vec<(u32, Vec<LBlock>)> {
         pitch,
     };
 
-    let mut result = Vec::new();
+    let furniture_block = |f: &(&Seg, Kind, Band)| PBlock {
+        kind: f.1,
+        text: f.0.text.clone(),
+        size: f.0.size,
+        bold: f.0.bold,
+        numbering: None,
+        region: usize::MAX,
+        top: f.0.y,
+        marker: false,
+    };
+    let mut result: Vec<(u32, Vec<PBlock>)> = Vec::new();
     for (p, lines) in ps.iter().zip(&ordered) {
         let mut furn: Vec<(&Seg, Kind, Band)> = p
             .furniture
@@ -145,22 +160,53 @@ pub fn layout(pages: &[PageText]) -> Vec<(u32, Vec<LBlock>)> {
             .map(|(i, (k, b))| (&p.segs[*i], *k, *b))
             .collect();
         furn.sort_by(|a, b| b.0.y.total_cmp(&a.0.y).then(a.0.x0.total_cmp(&b.0.x0)));
-        let mut blocks: Vec<LBlock> = furn
+        let mut blocks: Vec<PBlock> = furn
             .iter()
             .filter(|f| f.2 == Band::Top)
-            .map(|f| LBlock {
-                kind: f.1,
-                text: f.0.text.clone(),
-            })
+            .map(furniture_block)
             .collect();
         blocks.extend(blocks_of_page(lines, &p.segs, &stats, &p.bbox));
-        blocks.extend(furn.iter().filter(|f| f.2 == Band::Bottom).map(|f| LBlock {
-            kind: f.1,
-            text: f.0.text.clone(),
-        }));
+        blocks.extend(
+            furn.iter()
+                .filter(|f| f.2 == Band::Bottom)
+                .map(furniture_block),
+        );
         result.push((p.page, blocks));
     }
+    // Heading levels need every heading of the document.
+    let heads: Vec<HeadingInfo> = result
+        .iter()
+        .flat_map(|(page, bs)| {
+            bs.iter()
+                .filter(|b| b.kind == Kind::Heading)
+                .map(|b| HeadingInfo {
+                    page: *page,
+                    numbering: b.numbering,
+                    size: b.size,
+                    bold: b.bold,
+                    caps: headings::caps(&b.text),
+                })
+        })
+        .collect();
+    let mut levels = headings::levels(&heads).into_iter();
     result
+        .into_iter()
+        .map(|(page, bs)| {
+            let blocks = bs
+                .into_iter()
+                .map(|b| LBlock {
+                    level: if b.kind == Kind::Heading {
+                        levels.next()
+                    } else {
+                        None
+                    },
+                    kind: b.kind,
+                    text: b.text,
+                })
+                .collect();
+            (page, blocks)
+        })
+        .collect()
 }
 
 #[cfg(test)]

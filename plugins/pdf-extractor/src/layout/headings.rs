@@ -1,0 +1,259 @@
+//! Section headings: numbering ("2.3", "IV.", "A.", "Chapter 3"), tables-of-contents lines, and
+//! heading levels for the whole document (numbering scheme first, then the heading's style).
+
+use std::collections::HashMap;
+
+/// How a heading is numbered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Numbering {
+    /// "2", "2.3", "2.3.1." (the number of components).
+    Arabic(u8),
+    /// "IV." (REVTeX sections).
+    Roman,
+    /// "A." (REVTeX subsections) or "A.1" (appendix sections; the number of components).
+    Letter(u8),
+    /// "Chapter 3", "Appendix B", "Part II".
+    Chapter,
+}
+
+fn roman(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 6 && s.chars().all(|c| "IVXLC".contains(c))
+}
+
+/// The numbering a line starts with, when what follows it reads like a title (it starts with an
+/// upper-case letter or a letter of a script without case).
+pub(super) fn numbering(text: &str) -> Option<Numbering> {
+    let t = text.trim_start();
+    let (first, rest) = t.split_once(char::is_whitespace)?;
+    let rest = rest.trim_start();
+    let title_like = |r: &str| {
+        r.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() && !c.is_lowercase())
+    };
+    for w in ["chapter", "appendix", "part", "section"] {
+        if first.eq_ignore_ascii_case(w) {
+            let (num, _) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            let num = num.trim_end_matches([':', '.']);
+            let ok = !num.is_empty()
+                && num.len() <= 4
+                && (num.chars().all(|c| c.is_ascii_digit())
+                    || roman(num)
+                    || (num.len() == 1 && num.chars().all(|c| c.is_ascii_uppercase())));
+            return ok.then_some(Numbering::Chapter);
+        }
+    }
+    if !title_like(rest) {
+        return None;
+    }
+    let core = first.strip_suffix('.').unwrap_or(first);
+    let dotted = core.len() < first.len();
+    let parts: Vec<&str> = core.split('.').collect();
+    if parts.len() > 5 || parts.iter().any(|p| p.is_empty() || p.len() > 3) {
+        return None;
+    }
+    let n = parts.len() as u8;
+    let digits = |p: &str| p.chars().all(|c| c.is_ascii_digit());
+    if parts.iter().all(|p| digits(p)) {
+        // "2010 Results" is a year, not a section.
+        return (parts[0].len() <= 2).then_some(Numbering::Arabic(n));
+    }
+    // "A. Rossi, B. Chen" and "V. G. Mitts" are initials of names, not sections.
+    let next = rest.split_whitespace().next().unwrap_or("");
+    let initials = next.ends_with(',')
+        || (next.len() == 2 && next.ends_with('.'))
+        || rest.split_whitespace().take(3).any(|w| w.ends_with(','));
+    if parts.len() == 1 && roman(core) && dotted && !initials {
+        return Some(Numbering::Roman);
+    }
+    let letter = parts[0].len() == 1 && parts[0].chars().all(|c| c.is_ascii_uppercase());
+    if letter && parts[1..].iter().all(|p| digits(p)) && (dotted || n > 1) && !initials {
+        return Some(Numbering::Letter(n));
+    }
+    None
+}
+
+/// Whether a line is an entry of a table of contents or an index: dot leaders ("....",
+/// ". . .", "⋅⋅⋅").
+pub(super) fn has_leaders(text: &str) -> bool {
+    text.contains("....")
+        || text.contains(". . .")
+        || text.contains("⋅⋅⋅")
+        || text.contains("···")
+        || text.contains("…")
+}
+
+/// Whether the letters of a line are (nearly) all upper-case: "I. INTRODUCTION".
+pub(super) fn caps(text: &str) -> bool {
+    let (mut up, mut letters) = (0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        letters += 1;
+        if c.is_uppercase() {
+            up += 1;
+        }
+    }
+    letters >= 4 && up * 10 >= letters * 9
+}
+
+/// What the level assignment needs of a heading block.
+#[derive(Clone, Debug)]
+pub(super) struct HeadingInfo {
+    /// 1-based page.
+    pub(super) page: u32,
+    /// The heading's numbering, if any.
+    pub(super) numbering: Option<Numbering>,
+    /// Font size (points).
+    pub(super) size: f64,
+    /// Bold.
+    pub(super) bold: bool,
+    /// All capitals.
+    pub(super) caps: bool,
+}
+
+fn style_key(h: &HeadingInfo) -> (i64, bool, bool) {
+    ((h.size * 2.0).round() as i64, h.bold, h.caps)
+}
+
+/// Levels of a document's headings, in order: 0 for the document title, 1 for top-level
+/// sections, 2 for their subsections, ... Numbered headings take their level from the numbering
+/// scheme ("2" is 1, "2.3" is 2; where Roman numerals number the sections, "A." is 2 and "1."
+/// is 3); unnumbered headings take the level of numbered headings set in the same style, else
+/// the level of the numbered headings nearest in size.
+pub(super) fn levels(heads: &[HeadingInfo]) -> Vec<u8> {
+    let roman_sections = heads.iter().any(|h| h.numbering == Some(Numbering::Roman));
+    let chapters = heads
+        .iter()
+        .any(|h| h.numbering == Some(Numbering::Chapter));
+    let numbered_level = |n: Numbering| -> u8 {
+        match n {
+            Numbering::Chapter => 1,
+            Numbering::Roman => 1,
+            Numbering::Letter(k) if roman_sections => 1 + k,
+            Numbering::Arabic(k) if roman_sections => 2 + k,
+            Numbering::Letter(k) | Numbering::Arabic(k) => {
+                if chapters {
+                    k.max(2)
+                } else {
+                    k
+                }
+            }
+        }
+    };
+    // Levels seen per style among numbered headings.
+    let mut by_style: HashMap<(i64, bool, bool), HashMap<u8, usize>> = HashMap::new();
+    let mut by_size: Vec<(f64, u8)> = Vec::new();
+    for h in heads {
+        if let Some(n) = h.numbering {
+            let l = numbered_level(n).min(6);
+            *by_style
+                .entry(style_key(h))
+                .or_default()
+                .entry(l)
+                .or_default() += 1;
+            by_size.push((h.size, l));
+        }
+    }
+    let max_size = heads.iter().map(|h| h.size).fold(0.0f64, f64::max);
+    let first_numbered = heads
+        .iter()
+        .position(|h| h.numbering.is_some())
+        .unwrap_or(heads.len());
+    let mut out = Vec::with_capacity(heads.len());
+    for (i, h) in heads.iter().enumerate() {
+        if let Some(n) = h.numbering {
+            out.push(numbered_level(n).min(6));
+            continue;
+        }
+        // The title: the largest heading of the first pages, before any numbered section.
+        let title = i == 0
+            && h.page <= 2
+            && i < first_numbered
+            && h.size >= max_size - 0.5
+            && !heads[1..]
+                .iter()
+                .any(|o| (o.size - h.size).abs() < 0.5 && o.page > 2);
+        if title {
+            out.push(0);
+            continue;
+        }
+        if let Some(ls) = by_style.get(&style_key(h)) {
+            let best = ls.iter().max_by_key(|(l, n)| (**n, -i64::from(**l)));
+            if let Some((l, _)) = best {
+                out.push(*l);
+                continue;
+            }
+        }
+        let nearest = by_size
+            .iter()
+            .min_by(|a, b| (a.0 - h.size).abs().total_cmp(&(b.0 - h.size).abs()))
+            .map(|(_, l)| *l);
+        // Larger than every numbered heading: a top-level unnumbered section.
+        let larger = by_size.iter().all(|(s, _)| h.size > s + 0.5);
+        out.push(if larger { 1 } else { nearest.unwrap_or(1) });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numberings() {
+        assert_eq!(numbering("2 Event selection"), Some(Numbering::Arabic(1)));
+        assert_eq!(numbering("2.1 Muons"), Some(Numbering::Arabic(2)));
+        assert_eq!(
+            numbering("3.3.2. Signature page"),
+            Some(Numbering::Arabic(3))
+        );
+        assert_eq!(numbering("IV. RESULTS"), Some(Numbering::Roman));
+        assert_eq!(
+            numbering("A. Second-level heading"),
+            Some(Numbering::Letter(1))
+        );
+        assert_eq!(numbering("A.1 Extra plots"), Some(Numbering::Letter(2)));
+        assert_eq!(numbering("Chapter 3"), Some(Numbering::Chapter));
+        assert_eq!(numbering("APPENDIX B: Proofs"), Some(Numbering::Chapter));
+        assert_eq!(numbering("10 events were selected"), None);
+        assert_eq!(numbering("2010 Results"), None);
+        assert_eq!(numbering("A search for"), None);
+        assert_eq!(numbering("I think so"), None);
+        assert_eq!(numbering("A. Rossi, B. Chen and C. Okafor"), None);
+        assert_eq!(numbering("V. G. Mitts, CAMD"), None);
+        assert_eq!(numbering("Introduction"), None);
+        assert!(has_leaders("2.1 Muons . . . . . . 7"));
+        assert!(caps("I. FIRST-LEVEL HEADING"));
+        assert!(!caps("I. First-level heading"));
+    }
+
+    fn h(page: u32, numbering: Option<Numbering>, size: f64, bold: bool) -> HeadingInfo {
+        HeadingInfo {
+            page,
+            numbering,
+            size,
+            bold,
+            caps: false,
+        }
+    }
+
+    #[test]
+    fn levels_follow_numbering_then_style() {
+        let heads = [
+            h(1, None, 17.0, true),                        // title
+            h(1, None, 12.0, true),                        // Abstract, set like sections
+            h(1, Some(Numbering::Arabic(1)), 12.0, true),  // 1 Introduction
+            h(2, Some(Numbering::Arabic(2)), 10.0, true),  // 1.1 Muons
+            h(3, None, 10.0, true),                        // unnumbered subsection
+            h(4, Some(Numbering::Arabic(3)), 10.0, false), // 1.1.1
+            h(9, None, 12.0, true),                        // References
+        ];
+        assert_eq!(levels(&heads), vec![0, 1, 1, 2, 2, 3, 1]);
+        let revtex = [
+            h(1, None, 12.0, true),
+            h(1, Some(Numbering::Roman), 9.0, true),
+            h(1, Some(Numbering::Letter(1)), 9.0, true),
+            h(1, Some(Numbering::Arabic(1)), 9.0, false),
+        ];
+        assert_eq!(levels(&revtex), vec![0, 1, 2, 3]);
+    }
+}
