@@ -74,12 +74,20 @@ async fn answers_cite_only_their_evidence_and_are_reproducible() {
         .collect();
     let sql = "SELECT answer, abstained, grounded, citations, invalid_citations, evidence, model, \
                chunks_version, prompt_tokens, completion_tokens FROM answer($1, 3)";
+    // Several questions: whether a 135M model cites or abstains changes with the CPU's
+    // kernels (on AVX-512 machines it abstains on the first two), and the checks need to see
+    // citations, kept or dropped.
     let questions = [
         "How is the Z+jets background of the monojet search estimated?",
         "What is the beam-induced background at a muon collider?",
+        "Which control regions are used for the Z+jets background?",
+        "What does the dimuon control region require?",
+        "What mass window does the dimuon control region use?",
+        "What is the photon pT threshold in the photon control region?",
     ];
     let mut seen_citations = 0i64;
     let mut first = None;
+    let mut answers: Vec<String> = Vec::new();
     for q in questions {
         let r = c.query_one(sql, &[&q]).await.unwrap();
         let (answer, abstained, grounded): (String, bool, bool) = (r.get(0), r.get(1), r.get(2));
@@ -104,12 +112,16 @@ async fn answers_cite_only_their_evidence_and_are_reproducible() {
         assert!(r.get::<_, Option<i64>>(7).unwrap() >= 1);
         assert!(r.get::<_, i64>(8) > 100 && r.get::<_, i64>(9) > 0);
         seen_citations += citations.len() as i64 + invalid;
+        answers.push(answer.clone());
         if first.is_none() {
             first = Some((answer, citations, invalid, r.get::<_, i64>(9)));
         }
     }
     // The checks saw citations (kept or dropped), so they were exercised.
-    assert!(seen_citations > 0, "the model cited nothing in any answer");
+    assert!(
+        seen_citations > 0,
+        "the model cited nothing in any answer: {answers:?}"
+    );
     // Greedy decoding: the same question over the same evidence gives the same answer.
     let r = c.query_one(sql, &[&questions[0]]).await.unwrap();
     let again = (r.get(0), strings(&r, 3), r.get(4), r.get(9));
@@ -132,11 +144,11 @@ async fn answers_cite_only_their_evidence_and_are_reproducible() {
         )
         .await
         .unwrap();
-    assert_eq!(log.len(), 4);
+    assert_eq!(log.len(), questions.len() + 2);
     assert_eq!(log[0].get::<_, String>(1), questions[0]);
     assert!(log
         .iter()
-        .take(3)
+        .take(questions.len() + 1)
         .all(|r| !r.get::<_, String>(2).is_empty()));
     // answer_from over a retrieval written in SQL: the evidence is the query's rows, in order.
     let ranked: Vec<String> = c
