@@ -9,11 +9,18 @@ for headings. Reports, over the files the extractor reads:
 - pages: the share of blocks that start on the page they claim (the block's first words found
   on the claimed page), among blocks whose opening words pdftotext has on some page;
 - heading recall: section titles of the source found among the heading blocks;
+- reading order: the share of consecutive word pairs inside the extractor's blocks that are
+  also consecutive in pdftotext's text (columns read across, or interleaved with a display
+  equation, make pairs pdftotext never has);
 - block kinds: how many body, table, heading... blocks (table share is the number to watch:
   two-column pages with display equations read as tables);
-- pages/s of the extractor against pdftotext, same run.
+- pages/s of the extractor against pdftotext, same run;
+- with --mitra BIN, the chunks ingest stores (`mitra plugins extract --chunks`: the sandboxed
+  wasm extractor, then the chunker): the share of chunks whose text starts on the page they
+  claim and ends on the page_end they claim, and how many body chunks are headed by a section
+  path rather than the document's title.
 
-    python3 benches/pdf_real.py ROOT HARNESS [--limit N] [--tables-sample FILE]
+    python3 benches/pdf_real.py ROOT HARNESS [--limit N] [--tables-sample FILE] [--mitra BIN]
 """
 import argparse
 import collections
@@ -24,6 +31,7 @@ import re
 import statistics
 import subprocess
 import time
+import unicodedata
 
 WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -49,7 +57,21 @@ def braced(s, i):
     return s[i:j - 1]
 
 
+# Commands whose argument is not printed in the title (labels, index entries, footnotes).
+UNPRINTED = re.compile(r"\\(label|index|footnote|thanks|footnotemark|hspace|vspace|cite[tp]?|ref|eqref)"
+                       r"\*?(\[[^\]]*\])?\{[^{}]*\}")
+
+
+# Accent commands (\'e, \"{u}, \c{c}) to combining marks.
+ACCENTS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303",
+           "=": "\u0304", ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306",
+           "H": "\u030b"}
+ACCENT = re.compile(r"\\([\'`^\"~=.]|[cvuH](?=[{ ]))\s*\{?([A-Za-z])\}?")
+
+
 def latex_plain(t):
+    t = ACCENT.sub(lambda m: unicodedata.normalize("NFC", m.group(2) + ACCENTS[m.group(1)]), t)
+    t = UNPRINTED.sub(" ", t)
     t = re.sub(r"\$[^$]*\$", " ", t)
     t = re.sub(r"\\[a-zA-Z]+\*?(\[[^\]]*\])?", " ", t)
     t = t.replace("{", " ").replace("}", " ").replace("~", " ").replace("\\", " ")
@@ -79,6 +101,57 @@ def heading_match(got, want):
     return hit
 
 
+def on_pages(ws, page_words):
+    """Pages (1-based) whose text holds the five words `ws` in a row."""
+    probe = " ".join(ws)
+    return [i + 1 for i, pw in enumerate(page_words) if probe in pw]
+
+
+def chunk_measures(mitra, pairs, truth):
+    """Chunk pages and headings from `mitra plugins extract --chunks` (one process)."""
+    t = time.time()
+    r = subprocess.run([mitra, "plugins", "extract", "--chunks"] + [str(p) for p, _ in pairs],
+                       capture_output=True, text=True)
+    seconds = time.time() - t
+    starts, ends, errors = [0, 0], [0, 0], 0
+    kinds = collections.Counter()
+    body, pathed = 0, 0
+    lines = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
+    for line, pages in zip(lines, truth):
+        if "error" in line or pages is None:
+            errors += 1
+            continue
+        page_words = [" ".join(words(p)) for p in pages]
+        chunks = line["chunks"]
+        title = chunks[0]["heading"] if chunks else None
+        for c in chunks:
+            kinds[c["kind"]] += 1
+            text = c["text"]
+            if c["heading"] and text.startswith(c["heading"] + "\n\n"):
+                text = text[len(c["heading"]) + 2:]
+            ws = words(text)
+            if c["kind"] == "body":
+                body += 1
+                pathed += bool(c["heading"]) and c["heading"] != title
+            if len(ws) < 5 or c["page"] is None:
+                continue
+            where = on_pages(ws[:5], page_words)
+            if where:
+                starts[1] += 1
+                starts[0] += c["page"] in where
+            where = on_pages(ws[-5:], page_words)
+            if where and c.get("page_end") is not None:
+                ends[1] += 1
+                ends[0] += c["page_end"] in where
+    print(f"chunks (mitra plugins extract --chunks, wasm sandbox, {len(lines)} files, "
+          f"{errors} errors, {seconds:.1f} s): " + ", ".join(f"{k} {v}" for k, v in kinds.most_common()))
+    print(f"chunks starting on the page they claim: {starts[0] / max(starts[1], 1):.3f} "
+          f"({starts[0]}/{starts[1]} verifiable); ending on their page_end: "
+          f"{ends[0] / max(ends[1], 1):.3f} ({ends[0]}/{ends[1]})")
+    print(f"body chunks under a section heading (not the document's title): "
+          f"{pathed / max(body, 1):.3f} ({pathed}/{body})")
+
+
 def pdftotext_pages(path):
     r = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True)
     if r.returncode != 0:
@@ -92,6 +165,7 @@ def main():
     ap.add_argument("harness")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--tables-sample", default="")
+    ap.add_argument("--mitra", default="")
     a = ap.parse_args()
     pairs = []
     for pdf in sorted(pathlib.Path(a.root).rglob("*.pdf")):
@@ -110,6 +184,7 @@ def main():
     t_mitra = time.time() - t
     got = json.loads(r.stdout)
     recalls, precisions = [], []
+    order_files, order_pooled = [], [0, 0]
     pooled = [0, 0, 0]
     on_page = [0, 0]
     heads = [0, 0, 0]
@@ -129,6 +204,19 @@ def main():
             recalls.append(h / w)
         if g:
             precisions.append(h / g)
+        truth_pairs = collections.Counter(zip(words(" ".join(pages)), words(" ".join(pages))[1:]))
+        agree = total = 0
+        for kind, _, text in blocks:
+            if kind in ("header", "footer", "pagenumber", "page-number"):
+                continue
+            ws = words(text)
+            for pair in zip(ws, ws[1:]):
+                total += 1
+                agree += truth_pairs[pair] > 0
+        if total:
+            order_files.append(agree / total)
+            order_pooled[0] += agree
+            order_pooled[1] += total
         page_words = [" ".join(words(p)) for p in pages]
         for kind, page, text in blocks:
             kinds[kind] += 1
@@ -160,6 +248,8 @@ def main():
     print(f"word recall vs pdftotext: median {statistics.median(recalls):.3f}, pooled "
           f"{pooled[0] / max(pooled[2], 1):.3f}; precision median {statistics.median(precisions):.3f}, "
           f"pooled {pooled[0] / max(pooled[1], 1):.3f}")
+    print(f"reading order: consecutive word pairs also consecutive in pdftotext: median "
+          f"{statistics.median(order_files):.3f}, pooled {order_pooled[0] / max(order_pooled[1], 1):.3f}")
     print(f"blocks starting on the page they claim: {on_page[0] / max(on_page[1], 1):.3f} "
           f"({on_page[0]}/{on_page[1]} verifiable blocks)")
     print(f"heading recall vs \\section titles: {heads[0] / max(heads[1], 1):.3f} "
@@ -168,6 +258,8 @@ def main():
     print(f"speed: extractor {pages_total / max(t_mitra, 1e-9):.1f} pages/s ({t_mitra:.1f} s, one "
           f"process, native); pdftotext {pages_total / max(t_pdftotext, 1e-9):.1f} pages/s "
           f"({t_pdftotext:.1f} s, one process per file); {n} files")
+    if a.mitra:
+        chunk_measures(a.mitra, pairs, truth)
     if a.tables_sample:
         pathlib.Path(a.tables_sample).write_text(json.dumps(tables, indent=1, ensure_ascii=False))
 

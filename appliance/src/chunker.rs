@@ -523,6 +523,70 @@ mod tests {
     }
 
     #[test]
+    fn heading_paths_follow_levels_and_pages_follow_the_text() {
+        let b = |kind: &str, page: i32, level: Option<u8>, text: &str| BlockText {
+            kind: kind.into(),
+            page: Some(page),
+            text: text.into(),
+            level,
+        };
+        let long = |n: usize, w: &str| vec![w; n].join(" ");
+        let blocks = vec![
+            b("heading", 1, Some(0), "Search for H→μμ"),
+            b("body", 1, None, "We search for the decay."),
+            b("heading", 1, Some(1), "2 Event selection"),
+            b("heading", 1, Some(2), "2.1 Muons"),
+            b("body", 1, None, &long(30, "alpha")),
+            b("body", 2, None, &long(30, "beta")),
+            b("body", 3, None, &long(30, "gamma")),
+            b("heading", 3, Some(2), "2.2 Jets"),
+            b("body", 3, None, "Jets are clustered."),
+            b("heading", 4, Some(1), "3 Results"),
+            b("body", 4, None, "A fit."),
+            b("heading", 4, None, "Appendix"),
+            b("body", 4, None, "Tables."),
+        ];
+        let c = chunk_blocks(&blocks, &cfg(300, 60));
+        let heads: Vec<&str> = c
+            .iter()
+            .map(|c| c.chunk.heading.as_deref().unwrap_or(""))
+            .collect();
+        let path = "2 Event selection › 2.1 Muons";
+        assert_eq!(
+            heads[0], "Search for H→μμ",
+            "the title heads the text before sections"
+        );
+        assert!(heads.contains(&path), "{heads:?}");
+        assert!(heads.contains(&"2 Event selection › 2.2 Jets"));
+        assert!(heads.contains(&"3 Results"));
+        assert!(
+            heads.contains(&"Appendix"),
+            "a heading without level replaces the path"
+        );
+        // Every chunk's text starts on its page and ends on its page_end: the words of page n
+        // are alpha/beta/gamma.
+        let word_page = |w: &str| match w {
+            "alpha" => Some(1),
+            "beta" => Some(2),
+            "gamma" => Some(3),
+            _ => None,
+        };
+        let muons: Vec<&BlockChunk> = c
+            .iter()
+            .filter(|c| c.chunk.heading.as_deref() == Some(path))
+            .collect();
+        assert!(muons.len() >= 3, "{muons:?}");
+        for m in &muons {
+            let body = m.chunk.text.strip_prefix(&format!("{path}\n\n")).unwrap();
+            let first = body.split_whitespace().next().unwrap();
+            let last = body.split_whitespace().last().unwrap();
+            assert_eq!(m.page, word_page(first), "{m:?}");
+            assert_eq!(m.page_end, word_page(last), "{m:?}");
+        }
+        assert!(muons.iter().any(|m| m.page != m.page_end));
+    }
+
+    #[test]
     fn setext_headings_and_empty_input() {
         let text = "Results\n=======\n\nThe fit converges.\n";
         let c = chunk(text, &cfg(2000, 200));

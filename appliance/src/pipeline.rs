@@ -188,16 +188,7 @@ impl Plugins<'_> {
             .iter()
             .map(|s| serde_json::json!({"page": s.page, "reason": s.reason}))
             .collect();
-        let blocks: Vec<BlockText> = extraction
-            .blocks
-            .into_iter()
-            .map(|b| BlockText {
-                kind: b.kind.as_str().to_string(),
-                page: b.page.map(|p| p.min(i32::MAX as u32) as i32),
-                text: b.text,
-                level: b.level,
-            })
-            .collect();
+        let blocks = block_texts(extraction.blocks);
         let meta: BTreeMap<String, String> = d.metadata.iter().cloned().collect();
         // The most specific wins: the document's own metadata, then the source's analysis.
         let analysis_id = meta
@@ -233,6 +224,33 @@ impl Plugins<'_> {
 }
 
 /// The crawler's title, else the first heading, else the file name without extension.
+/// An extractor's blocks as the chunker reads them.
+pub fn block_texts(blocks: Vec<crate::plugins::Block>) -> Vec<BlockText> {
+    blocks
+        .into_iter()
+        .map(|b| BlockText {
+            kind: b.kind.as_str().to_string(),
+            page: b.page.map(|p| p.min(i32::MAX as u32) as i32),
+            text: b.text,
+            level: b.level,
+        })
+        .collect()
+}
+
+/// The media type of a local file, from its extension (what the dir crawler reports).
+pub fn media_type_of(path: &std::path::Path) -> &'static str {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "pdf" => "application/pdf",
+        "md" | "markdown" => "text/markdown",
+        "html" | "htm" | "xhtml" => "text/html",
+        _ => "text/plain",
+    }
+}
+
 fn title_of(d: &DocumentRef, blocks: &[BlockText]) -> String {
     if !d.title.trim().is_empty() {
         return d.title.clone();

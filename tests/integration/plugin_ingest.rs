@@ -100,6 +100,25 @@ async fn dir_source_versions_tombstones_and_runs() {
             .value(0),
         0
     );
+    // Chunks know the pages their text starts and ends on, and sit under section headings
+    // (the layout's "1 Introduction"), not under the title repeated.
+    let paged = sql(
+        &cfg,
+        "SELECT count(*) FILTER (WHERE page_end IS NULL OR page_end < page), \
+                count(*) FILTER (WHERE heading LIKE '1 Introduction%') \
+         FROM chunks WHERE doc_id = 'notes/paper.pdf'",
+    )
+    .await;
+    let count = |i: usize| {
+        paged[0]
+            .column(i)
+            .as_any()
+            .downcast_ref::<Int64Array>()
+            .unwrap()
+            .value(0)
+    };
+    assert_eq!(count(0), 0, "page_end missing or before page");
+    assert!(count(1) > 0, "no chunk under 1 Introduction");
     let hits = sql(
         &cfg,
         "SELECT b.doc_id FROM bm25('single muon trigger threshold', 1) b",

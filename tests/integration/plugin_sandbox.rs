@@ -221,7 +221,7 @@ fn modules_are_checked_before_instantiation() {
         pdir.path(),
         "future",
         "extractor",
-        "mitra:plugin@0.2.0",
+        "mitra:plugin@0.3.0",
         &wasm,
         "",
     );
@@ -232,7 +232,7 @@ fn modules_are_checked_before_instantiation() {
     let host = PluginHost::new(&cfg).unwrap();
     assert!(matches!(
         host.extractor("future"),
-        Err(PluginError::ApiVersion { found, .. }) if found == "mitra:plugin@0.2.0"
+        Err(PluginError::ApiVersion { found, .. }) if found == "mitra:plugin@0.3.0"
     ));
     assert!(matches!(
         host.extractor("pinned"),
@@ -312,4 +312,75 @@ fn builtins_are_listed_with_versions_and_capabilities() {
     ] {
         assert!(text.contains(needle), "{needle} missing in\n{text}");
     }
+}
+
+/// `mitra plugins extract` runs the sandboxed extractor (chosen by media type) and the chunker
+/// on local files: one JSON line per file, blocks with heading levels or chunks with heading
+/// paths and pages; a file no extractor reads is an error line, not a failure of the others.
+#[test]
+fn plugins_extract_prints_blocks_and_chunks_of_local_files() {
+    let data = tempfile::tempdir().unwrap();
+    let docs = tempfile::tempdir().unwrap();
+    let pdf = docs.path().join("paper.pdf");
+    std::fs::write(&pdf, pdfgen::sample_paper().0).unwrap();
+    let md = docs.path().join("note.md");
+    std::fs::write(
+        &md,
+        "# H to mumu\n\n## Selection\n\n### Muons\n\nTight muons.\n",
+    )
+    .unwrap();
+    let bad = docs.path().join("broken.pdf");
+    std::fs::write(&bad, b"%PDF-1.4 not a pdf").unwrap();
+    let run = |chunks: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_mitra"));
+        cmd.arg("--data")
+            .arg(data.path())
+            .args(["plugins", "extract"]);
+        if chunks {
+            cmd.arg("--chunks");
+        }
+        let out = cmd.arg(&pdf).arg(&md).arg(&bad).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let blocks = run(false);
+    assert_eq!(blocks.len(), 3);
+    assert_eq!(blocks[0]["extractor"], "pdf-extractor");
+    let heads: Vec<(String, i64)> = blocks[0]["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["kind"] == "heading")
+        .map(|b| {
+            (
+                b["text"].as_str().unwrap().to_string(),
+                b["level"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(heads.contains(&("1 Introduction".into(), 1)), "{heads:?}");
+    assert_eq!(heads[0].1, 0, "the title is level 0: {heads:?}");
+    assert_eq!(blocks[1]["extractor"], "markdown-extractor");
+    assert!(blocks[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("pdf-extractor"));
+    let chunks = run(true);
+    let md_chunks = chunks[1]["chunks"].as_array().unwrap();
+    assert_eq!(md_chunks[0]["heading"], "Selection › Muons");
+    let pdf_chunks = chunks[0]["chunks"].as_array().unwrap();
+    assert!(pdf_chunks
+        .iter()
+        .all(|c| c["page"].as_i64().unwrap() <= c["page_end"].as_i64().unwrap()));
+    assert!(pdf_chunks.iter().any(|c| c["heading"]
+        .as_str()
+        .is_some_and(|h| h.starts_with("2 Data"))));
 }

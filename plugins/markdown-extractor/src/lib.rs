@@ -307,6 +307,33 @@ mod tests {
     }
 
     #[test]
+    fn heading_levels_with_the_title_at_zero() {
+        let levels = |md: &str| -> Vec<(String, Option<u8>)> {
+            markdown_blocks(md)
+                .into_iter()
+                .filter(|b| b.kind == BlockKind::Heading)
+                .map(|b| (b.text, b.level))
+                .collect()
+        };
+        let md = "# H to mumu\n\nIntro.\n\n## Selection\n\n### Muons\n\nText.\n\n## Fit\n";
+        assert_eq!(
+            levels(md),
+            vec![
+                ("H to mumu".into(), Some(0)),
+                ("Selection".into(), Some(2)),
+                ("Muons".into(), Some(3)),
+                ("Fit".into(), Some(2)),
+            ]
+        );
+        // Two top-level headings: neither is the title.
+        let md = "# One\n\ntext\n\n# Two\n\ntext\n";
+        assert_eq!(
+            levels(md),
+            vec![("One".into(), Some(1)), ("Two".into(), Some(1))]
+        );
+    }
+
+    #[test]
     fn setext_headings_nested_lists_and_inline_markup() {
         let md = "Event selection\n===============\n\nMuons with *pT* > 25 `GeV`:\n\n- tight ID\n- isolated\n  1. track iso\n  2. calo iso\n\nSub\n---\n\n> quoted <sup>note</sup> text\n";
         assert_eq!(

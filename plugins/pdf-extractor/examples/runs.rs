@@ -1,4 +1,5 @@
-//! Prints the text runs of one page (x0, x1, baseline y, size, bold, text): a layout debugging aid.
+//! Prints the text runs of one page (x0, x1, baseline y, size, bold/italic, text): a layout
+//! debugging aid.
 //!     cargo run --example runs -- FILE PAGE
 
 fn main() {
@@ -28,12 +29,13 @@ fn main() {
         pdf_extractor::content::Interpreter::new(&doc, &limits).run(&data, &p.resources, ctm);
     for r in &content.runs {
         println!(
-            "{:7.1} {:7.1} {:7.1} {:5.1} {} {}",
+            "{:7.1} {:7.1} {:7.1} {:5.1} {}{} {}",
             r.x0,
             r.x1,
             r.y,
             r.size,
             if r.bold { "B" } else { "-" },
+            if r.italic { "I" } else { "-" },
             r.text
         );
     }

@@ -22,6 +22,8 @@ pub struct Run {
     pub size: f64,
     /// Whether the font is bold.
     pub bold: bool,
+    /// Whether the font is italic or slanted.
+    pub italic: bool,
     /// The text.
     pub text: String,
 }
@@ -349,6 +351,7 @@ impl<'d, 'a> Interpreter<'d, 'a> {
                 y: y0,
                 size,
                 bold: font.bold,
+                italic: font.italic,
                 text,
             });
         }

@@ -194,6 +194,8 @@ pub struct Font {
     pub name: String,
     /// Whether the font is bold (by name, weight or flags).
     pub bold: bool,
+    /// Whether the font is italic or slanted (by name, flags or italic angle).
+    pub italic: bool,
     cid: bool,
     codespace: Vec<(usize, u32, u32)>,
     to_unicode: Option<CMap>,
@@ -213,6 +215,7 @@ impl Font {
         Font {
             name: "Helvetica".into(),
             bold: false,
+            italic: false,
             cid: false,
             codespace: Vec::new(),
             to_unicode: None,
@@ -281,13 +284,16 @@ impl Font {
                     parse_cid_widths(doc, &w, &mut font.widths);
                 }
                 font.bold = is_bold(doc, &name, &desc);
+                font.italic = is_italic(doc, &name, &desc);
             } else {
                 font.bold = is_bold(doc, &name, d);
+                font.italic = is_italic(doc, &name, d);
             }
             return font;
         }
 
         font.bold = is_bold(doc, &name, d);
+        font.italic = is_italic(doc, &name, d);
         let lname = name.to_ascii_lowercase();
         let symbolic = lname.contains("symbol");
         let mut base = if symbolic {
@@ -529,6 +535,33 @@ fn is_bold(doc: &Document, name: &str, d: &Dict) -> bool {
         }
     }
     false
+}
+
+fn is_italic(doc: &Document, name: &str, d: &Dict) -> bool {
+    let n = name.to_ascii_lowercase();
+    // TeX's CMTI/CMSL/CMBXTI, EC's SFTI/SFSL, Libertine "TI", URW "ReguItal"/"MediItal".
+    let tex = [
+        "cmti", "cmsl", "cmbxti", "cmbxsl", "cmitt", "sfti", "sfsl", "sfbi", "sfbl",
+    ];
+    if ["italic", "oblique", "ital", "slanted", "-it"]
+        .iter()
+        .any(|k| n.contains(k))
+        || tex.iter().any(|k| n.starts_with(k))
+        || n.ends_with("ti")
+        || n.ends_with("tbi")
+    {
+        return true;
+    }
+    let Some(fd) = doc.dict(d.get(b"FontDescriptor")) else {
+        return false;
+    };
+    fd.get(b"Flags")
+        .and_then(|o| doc.resolve(o).as_i64())
+        .is_some_and(|f| f & (1 << 6) != 0)
+        || fd
+            .get(b"ItalicAngle")
+            .and_then(|o| doc.resolve(o).as_f64())
+            .is_some_and(|a| a.abs() > 1.0)
 }
 
 fn parse_cid_widths(doc: &Document, w: &[Obj], out: &mut HashMap<u32, f64>) {

@@ -57,6 +57,35 @@ fn sample_paper_blocks_kinds_and_order() {
 }
 
 #[test]
+fn sample_paper_heading_levels() {
+    let (pdf, _) = pdfgen::sample_paper();
+    let out = extract(&pdf, &NoOcr).unwrap();
+    let heads: Vec<(&str, Option<u8>)> = out
+        .blocks
+        .iter()
+        .filter(|b| b.kind == Kind::Heading)
+        .map(|b| (b.text.as_str(), b.level))
+        .collect();
+    assert_eq!(
+        heads.first(),
+        Some(&(
+            "Search for Heavy Resonances Decaying to Pairs of W Bosons",
+            Some(0)
+        )),
+        "{heads:?}"
+    );
+    assert!(heads.contains(&("1 Introduction", Some(1))), "{heads:?}");
+    assert!(
+        heads.contains(&("2 Data and simulated samples", Some(1))),
+        "{heads:?}"
+    );
+    assert!(out
+        .blocks
+        .iter()
+        .all(|b| (b.kind == Kind::Heading) == b.level.is_some()));
+}
+
+#[test]
 fn sample_paper_two_column_reading_order() {
     let (pdf, _) = pdfgen::sample_paper();
     let out = extract(&pdf, &NoOcr).unwrap();

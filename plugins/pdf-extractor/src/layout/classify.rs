@@ -82,6 +82,80 @@ pub(super) struct PBlock {
     pub(super) marker: bool,
     /// The numbering of a numbered section heading.
     pub(super) numbering: Option<Numbering>,
+    /// A heading run into its paragraph (bold start of the paragraph's first line).
+    pub(super) run_in: bool,
+}
+
+/// Words that start bold run-in paragraphs that are not sections (theorem-like heads).
+const NOT_SECTIONS: &[&str] = &[
+    "Theorem",
+    "Lemma",
+    "Proof",
+    "Definition",
+    "Corollary",
+    "Proposition",
+    "Remark",
+    "Example",
+    "Note",
+    "Exercise",
+    "Problem",
+    "Solution",
+    "Claim",
+    "Conjecture",
+    "Step",
+    "Case",
+];
+
+/// A run-in heading: the bold start of a paragraph's first line, when it is a numbered section
+/// title ("9.2. Over and under arrows.") or a short title ending with a full stop or a dash
+/// ("Online Sources."), followed by regular text. Returns the heading and the rest.
+fn run_in(first: &OLine, text: &str) -> Option<(String, String)> {
+    // Bold starts may be titled or numbered; italic starts only numbered (italic is emphasis).
+    for (prefix, italic) in [(first.bold_prefix, false), (first.italic_prefix, true)] {
+        if let Some(x) = run_in_at(prefix, italic, text) {
+            return Some(x);
+        }
+    }
+    None
+}
+
+fn run_in_at(prefix: usize, italic: bool, text: &str) -> Option<(String, String)> {
+    if prefix < 3 {
+        return None;
+    }
+    // The byte where the styled prefix ends in `text` (which starts with the line's text).
+    let mut seen = 0usize;
+    let mut end = None;
+    for (b, c) in text.char_indices() {
+        if !c.is_whitespace() {
+            seen += 1;
+            if seen == prefix {
+                end = Some(b + c.len_utf8());
+                break;
+            }
+        }
+    }
+    let end = end?;
+    let head = text[..end].trim();
+    let rest = text[end..].trim();
+    let words = head.split_whitespace().count();
+    if rest.is_empty() || words > 12 || is_caption_start(head) {
+        return None;
+    }
+    let numbered = numbering(&format!("{head} x")).is_some_and(|n| n != Numbering::Chapter);
+    let first_word = head.split_whitespace().next().unwrap_or("");
+    let titled = !italic
+        && words <= 8
+        && head.ends_with(['.', '—', '–'])
+        && first_word.chars().next().is_some_and(char::is_uppercase)
+        && !NOT_SECTIONS
+            .iter()
+            .any(|w| first_word.trim_end_matches(['.', ':']) == *w);
+    if !(numbered || titled) {
+        return None;
+    }
+    let head = head.trim_end_matches(['.', ':', '—', '–', ' ']).to_string();
+    Some((head, rest.to_string()))
 }
 
 fn starts_with_marker(t: &str) -> bool {
@@ -138,6 +212,31 @@ fn is_grid(rows: &[&OLine], segs: &[Seg]) -> bool {
     columns >= 2
 }
 
+/// Whether aligned rows are the pieces of a display equation: mostly mathematical symbols
+/// (operators, Greek and mathematical alphanumerics, delimiters), or every row ending in an
+/// equation number ("3a + 4b = 7   (2.1a)").
+fn is_display_math(rows: &[&OLine], segs: &[Seg]) -> bool {
+    let numbered = rows.iter().all(|r| {
+        r.segs.len() >= 2 && r.segs.last().is_some_and(|&s| eq_number(&segs[s].text))
+    });
+    let (mut math, mut total) = (0usize, 0usize);
+    for r in rows {
+        for c in r.text.chars().filter(|c| !c.is_whitespace()) {
+            total += 1;
+            let greek = ('\u{370}'..='\u{3ff}').contains(&c);
+            let alnum = ('\u{1d400}'..='\u{1d7ff}').contains(&c);
+            let symbol = MATH.contains(&c)
+                || "+−-*/·()[]{}|‖∥⟨⟩‹›∞∇∆∏∑∫∂′ˆ˜¯".contains(c)
+                || ('\u{2190}'..='\u{22ff}').contains(&c)
+                || ('\u{fe00}'..='\u{fe0f}').contains(&c);
+            if greek || alnum || symbol {
+                math += 1;
+            }
+        }
+    }
+    numbered || (total > 0 && math * 10 >= total * 3)
+}
+
 pub(super) fn blocks_of_page(
     lines: &[OLine],
     segs: &[Seg],
@@ -184,12 +283,17 @@ pub(super) fn blocks_of_page(
                 && gap_below
                 && count_chars(&l.text) <= 60
                 && !l.text.trim_end().ends_with(['.', ':', ',', ';']);
+            let larger = l.size >= 1.05 * st.body_size;
             !eq[i]
                 && !leaders[i]
                 && !toc
                 && count_chars(&l.text) <= 120
                 && !is_caption_start(&l.text)
-                && (distinct(l) || smaller || alone)
+                && (distinct(l)
+                    || larger
+                    || smaller
+                    || alone
+                    || (l.italic && count_chars(&l.text) <= 80 && !l.text.ends_with('.')))
         })
         .collect();
     let multi = |i: usize| lines[i].segs.len() >= 2 && !eq[i] && !head_line[i] && !leaders[i];
@@ -199,6 +303,8 @@ pub(super) fn blocks_of_page(
     };
     // Tables: runs of multi-segment lines whose cells align in a grid.
     let mut table_end: Vec<Option<usize>> = vec![None; n];
+    // Aligned pieces of a display equation (matrices, aligned systems, fractions) are no table.
+    let mut math_grid: Vec<bool> = vec![false; n];
     let mut i = 0;
     while i < n {
         if multi(i) && i + 1 < n && multi(i + 1) && close(&lines[i], &lines[i + 1], 2.5) {
@@ -209,6 +315,7 @@ pub(super) fn blocks_of_page(
             let rows: Vec<&OLine> = lines[i..j].iter().collect();
             if is_grid(&rows, segs) {
                 table_end[i] = Some(j);
+                math_grid[i] = is_display_math(&rows, segs);
                 i = j;
                 continue;
             }
@@ -232,6 +339,7 @@ pub(super) fn blocks_of_page(
                 top: l.y,
                 marker: false,
                 numbering: None,
+                run_in: false,
             });
             i += 1;
             continue;
@@ -248,7 +356,11 @@ pub(super) fn blocks_of_page(
                 })
                 .collect();
             out.push(PBlock {
-                kind: Kind::Table,
+                kind: if math_grid[i] {
+                    Kind::Equation
+                } else {
+                    Kind::Table
+                },
                 text: rows.join("\n"),
                 size: l.size,
                 bold: l.bold,
@@ -256,6 +368,7 @@ pub(super) fn blocks_of_page(
                 top: l.y,
                 marker: false,
                 numbering: None,
+                run_in: false,
             });
             i = j;
             continue;
@@ -296,6 +409,22 @@ pub(super) fn blocks_of_page(
         }
         let size = weighted / chars as f64;
         let bold = bold_chars * 2 > chars;
+        if !head_line[i] && !st.body_bold {
+            if let Some((head, rest)) = run_in(l, &text) {
+                out.push(PBlock {
+                    kind: Kind::Heading,
+                    numbering: numbering(&format!("{head} x")).or(numbering(&head)),
+                    text: head,
+                    size: l.size,
+                    bold: true,
+                    region: l.region,
+                    top: l.y,
+                    marker: false,
+                    run_in: true,
+                });
+                text = rest;
+            }
+        }
         let short = j - i <= 3 && text.chars().count() <= 150 && !leaders[i];
         let kind = if is_caption_start(&text) {
             Kind::Caption
@@ -315,6 +444,7 @@ pub(super) fn blocks_of_page(
         };
         out.push(PBlock {
             kind,
+            run_in: false,
             marker: l.first_small || starts_with_marker(&text),
             numbering: if kind == Kind::Heading {
                 numbered[i]

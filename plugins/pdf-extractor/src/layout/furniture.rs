@@ -135,7 +135,8 @@ pub(super) fn find_furniture(pages: &mut [PageSegs]) {
 }
 
 /// Removes the line numbers of line-numbered manuscripts (lineno, ACM `review`, AASTeX): bare
-/// integers stacked in one column (shared left or right edge), counting up down the page.
+/// integers stacked in one column (shared left or right edge), counting up down the page: ten
+/// or more anywhere, three or more in a margin outside every other text of the page.
 pub(super) fn drop_line_numbers(segs: Vec<Seg>) -> Vec<Seg> {
     let cands: Vec<(usize, i64)> = segs
         .iter()
@@ -147,9 +148,18 @@ pub(super) fn drop_line_numbers(segs: Vec<Seg>) -> Vec<Seg> {
                 .flatten()
         })
         .collect();
-    if cands.len() < 10 {
+    if cands.len() < 3 {
         return segs;
     }
+    let is_cand: HashSet<usize> = cands.iter().map(|c| c.0).collect();
+    let others = || {
+        segs.iter()
+            .enumerate()
+            .filter(|(i, _)| !is_cand.contains(i))
+            .map(|(_, s)| s)
+    };
+    let text_x0 = others().map(|s| s.x0).fold(f64::INFINITY, f64::min);
+    let text_x1 = others().map(|s| s.x1).fold(f64::NEG_INFINITY, f64::max);
     let mut drop = HashSet::new();
     for edge in [0, 1] {
         let mut cols: HashMap<i64, Vec<(usize, i64)>> = HashMap::new();
@@ -168,7 +178,18 @@ pub(super) fn drop_line_numbers(segs: Vec<Seg>) -> Vec<Seg> {
             }
             col.sort_unstable();
             col.dedup();
-            if col.len() < 10 {
+            let col_x0 = col
+                .iter()
+                .map(|c| segs[c.0].x0)
+                .fold(f64::INFINITY, f64::min);
+            let col_x1 = col
+                .iter()
+                .map(|c| segs[c.0].x1)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let margin = col_x1 <= text_x0 + 1.0 || col_x0 >= text_x1 - 1.0;
+            // A long column of counting numbers is line numbering wherever it stands (in the
+            // gutter of a two-column page too); a short one only in a margin.
+            if col.len() < 10 && !(margin && col.len() >= 3) {
                 continue;
             }
             col.sort_by(|a, b| segs[b.0].y.total_cmp(&segs[a.0].y));

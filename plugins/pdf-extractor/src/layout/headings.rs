@@ -43,12 +43,13 @@ pub(super) fn numbering(text: &str) -> Option<Numbering> {
             return ok.then_some(Numbering::Chapter);
         }
     }
-    if !title_like(rest) {
-        return None;
-    }
     let core = first.strip_suffix('.').unwrap_or(first);
     let dotted = core.len() < first.len();
     let parts: Vec<&str> = core.split('.').collect();
+    // "4.3.1 terminal output": three components are no decimal number, whatever follows.
+    if !title_like(rest) && parts.len() < 3 {
+        return None;
+    }
     if parts.len() > 5 || parts.iter().any(|p| p.is_empty() || p.len() > 3) {
         return None;
     }
@@ -60,14 +61,14 @@ pub(super) fn numbering(text: &str) -> Option<Numbering> {
     }
     // "A. Rossi, B. Chen" and "V. G. Mitts" are initials of names, not sections.
     let next = rest.split_whitespace().next().unwrap_or("");
-    let initials = next.ends_with(',')
-        || (next.len() == 2 && next.ends_with('.'))
-        || rest.split_whitespace().take(3).any(|w| w.ends_with(','));
+    let initials = (next.ends_with(',') && !caps(next)) || (next.len() == 2 && next.ends_with('.'));
     if parts.len() == 1 && roman(core) && dotted && !initials {
         return Some(Numbering::Roman);
     }
     let letter = parts[0].len() == 1 && parts[0].chars().all(|c| c.is_ascii_uppercase());
-    if letter && parts[1..].iter().all(|p| digits(p)) && (dotted || n > 1) && !initials {
+    // "B ONLINE RESOURCES" (acmart's appendices): a bare letter before a title in capitals.
+    let bare = n == 1 && caps(rest);
+    if letter && parts[1..].iter().all(|p| digits(p)) && (dotted || n > 1 || bare) && !initials {
         return Some(Numbering::Letter(n));
     }
     None
@@ -108,6 +109,8 @@ pub(super) struct HeadingInfo {
     pub(super) bold: bool,
     /// All capitals.
     pub(super) caps: bool,
+    /// Run into its paragraph.
+    pub(super) run_in: bool,
 }
 
 fn style_key(h: &HeadingInfo) -> (i64, bool, bool) {
@@ -158,10 +161,16 @@ pub(super) fn levels(heads: &[HeadingInfo]) -> Vec<u8> {
         .iter()
         .position(|h| h.numbering.is_some())
         .unwrap_or(heads.len());
+    let deepest = by_size.iter().map(|(_, l)| *l).max().unwrap_or(0);
     let mut out = Vec::with_capacity(heads.len());
     for (i, h) in heads.iter().enumerate() {
         if let Some(n) = h.numbering {
             out.push(numbered_level(n).min(6));
+            continue;
+        }
+        // Unnumbered run-in headings are paragraph heads, below every numbered level.
+        if h.run_in {
+            out.push((deepest + 1).min(6));
             continue;
         }
         // The title: the largest heading of the first pages, before any numbered section.
@@ -220,6 +229,16 @@ mod tests {
         assert_eq!(numbering("I think so"), None);
         assert_eq!(numbering("A. Rossi, B. Chen and C. Okafor"), None);
         assert_eq!(numbering("V. G. Mitts, CAMD"), None);
+        assert_eq!(
+            numbering("IV. FLOATS: FIGURES, TABLES, ETC."),
+            Some(Numbering::Roman)
+        );
+        assert_eq!(numbering("B ONLINE RESOURCES"), Some(Numbering::Letter(1)));
+        assert_eq!(
+            numbering("4.3.1 terminal output"),
+            Some(Numbering::Arabic(3))
+        );
+        assert_eq!(numbering("2.5 times larger"), None);
         assert_eq!(numbering("Introduction"), None);
         assert!(has_leaders("2.1 Muons . . . . . . 7"));
         assert!(caps("I. FIRST-LEVEL HEADING"));
@@ -233,6 +252,7 @@ mod tests {
             size,
             bold,
             caps: false,
+            run_in: false,
         }
     }
 

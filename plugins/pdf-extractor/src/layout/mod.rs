@@ -148,6 +148,7 @@ pub fn layout(pages: &[PageText]) -> Vec<(u32, Vec<LBlock>)> {
         size: f.0.size,
         bold: f.0.bold,
         numbering: None,
+        run_in: false,
         region: usize::MAX,
         top: f.0.y,
         marker: false,
@@ -185,6 +186,7 @@ pub fn layout(pages: &[PageText]) -> Vec<(u32, Vec<LBlock>)> {
                     size: b.size,
                     bold: b.bold,
                     caps: headings::caps(&b.text),
+                    run_in: b.run_in,
                 })
         })
         .collect();

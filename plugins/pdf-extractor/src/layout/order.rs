@@ -147,22 +147,38 @@ impl Order<'_> {
         for (lo, hi) in gs {
             let left: Vec<usize> = members
                 .iter()
-                .filter(|&&k| self.segs[k].x1 <= lo + 0.5)
-                .map(|&k| self.segs[k].chars)
+                .copied()
+                .filter(|&k| self.segs[k].x1 <= lo + 0.5)
                 .collect();
             let right: Vec<usize> = members
                 .iter()
-                .filter(|&&k| self.segs[k].x0 >= hi - 0.5)
-                .map(|&k| self.segs[k].chars)
+                .copied()
+                .filter(|&k| self.segs[k].x0 >= hi - 0.5)
                 .collect();
             if left.is_empty() || right.is_empty() || left.len() + right.len() != members.len() {
                 continue;
             }
-            if median(left) >= 10 && median(right) >= 10 {
+            // Text columns on both sides: lines of ten characters or more. Counted per line, so
+            // that the pieces of a display equation (sub- and superscripts, fraction parts)
+            // read as the lines they belong to, not as many one-character cells.
+            if median(self.line_chars(&left)) >= 10 && median(self.line_chars(&right)) >= 10 {
                 return Some((lo, hi));
             }
         }
         None
+    }
+
+    /// Characters per baseline of some segments.
+    fn line_chars(&self, idx: &[usize]) -> Vec<usize> {
+        let mut per: Vec<(usize, usize)> = Vec::new();
+        for &k in idx {
+            let s = &self.segs[k];
+            match per.iter_mut().find(|(l, _)| *l == s.line) {
+                Some((_, n)) => *n += s.chars,
+                None => per.push((s.line, s.chars)),
+            }
+        }
+        per.into_iter().map(|(_, n)| n).collect()
     }
 
     fn emit(&mut self, band: &[usize], region: usize, rx0: f64, rx1: f64) {
@@ -206,6 +222,16 @@ impl Order<'_> {
                 size,
                 bold: bold_chars * 2 > total,
                 first_small: segs[v[0]].first_small,
+                bold_prefix: segs[v[0]].bold_prefix,
+                italic_prefix: segs[v[0]].italic_prefix,
+                italic: {
+                    let it: usize = v
+                        .iter()
+                        .filter(|&&i| segs[i].italic)
+                        .map(|&i| segs[i].chars.max(1))
+                        .sum();
+                    it * 2 > total
+                },
                 segs: v,
                 text,
                 region,

@@ -16,6 +16,13 @@ pub(super) struct Seg {
     pub(super) line: usize,
     pub(super) first_small: bool,
     pub(super) chars: usize,
+    /// Characters (non-space) of a bold start followed by regular text: a run-in heading
+    /// ("9.2. Over and under arrows. Some extra..."); 0 otherwise.
+    pub(super) bold_prefix: usize,
+    /// The same for an italic start followed by upright text.
+    pub(super) italic_prefix: usize,
+    /// Most characters italic.
+    pub(super) italic: bool,
 }
 
 impl Seg {
@@ -38,6 +45,12 @@ pub(super) struct OLine {
     pub(super) size: f64,
     pub(super) bold: bool,
     pub(super) first_small: bool,
+    /// The bold start of the line's first segment (see [`Seg::bold_prefix`]).
+    pub(super) bold_prefix: usize,
+    /// The italic start of the line's first segment.
+    pub(super) italic_prefix: usize,
+    /// Most characters italic.
+    pub(super) italic: bool,
     pub(super) region: usize,
     pub(super) rx0: f64,
     pub(super) rx1: f64,
@@ -47,8 +60,40 @@ pub(super) fn count_chars(s: &str) -> usize {
     s.chars().filter(|c| !c.is_whitespace()).count()
 }
 
-/// Groups runs by baseline and splits each baseline at wide gaps.
-pub(super) fn segments(runs: &[Run]) -> Vec<Seg> {
+/// Runs sharing one baseline.
+struct Baseline {
+    /// Baseline of its largest text.
+    y: f64,
+    /// Size of its largest text.
+    size: f64,
+    x0: f64,
+    x1: f64,
+    runs: Vec<usize>,
+}
+
+impl Baseline {
+    fn near(&self, r: &Run, ems: f64) -> bool {
+        let pad = ems * r.size.max(self.size);
+        r.x0 <= self.x1 + pad && r.x1 >= self.x0 - pad
+    }
+
+    fn add(&mut self, i: usize, r: &Run) {
+        self.runs.push(i);
+        self.x0 = self.x0.min(r.x0);
+        self.x1 = self.x1.max(r.x1);
+        if r.size > self.size {
+            self.y = r.y;
+            self.size = r.size;
+        }
+    }
+}
+
+/// Groups runs into baselines. Text of one size joins a baseline within a quarter em (TeX
+/// lowers the E of "TeX" by 0.2 em), so the lines of two columns a few points apart stay apart;
+/// smaller or larger text (sub- and superscripts, raised letters) joins within half an em when
+/// it stands next to the baseline's text, and is otherwise attached afterwards to the nearest
+/// baseline of larger text it overlaps.
+fn baselines(runs: &[Run]) -> Vec<Vec<usize>> {
     let mut idx: Vec<usize> = (0..runs.len()).collect();
     idx.sort_by(|&a, &b| {
         runs[b]
@@ -56,25 +101,94 @@ pub(super) fn segments(runs: &[Run]) -> Vec<Seg> {
             .total_cmp(&runs[a].y)
             .then(runs[a].x0.total_cmp(&runs[b].x0))
     });
-    let mut clusters: Vec<Vec<usize>> = Vec::new();
-    let (mut ref_y, mut ref_size) = (f64::NAN, 0.0f64);
+    let mut lines: Vec<Baseline> = Vec::new();
     for i in idx {
         let r = &runs[i];
-        let joins = !clusters.is_empty() && (ref_y - r.y) <= 0.5 * ref_size.max(r.size);
-        if joins {
-            if let Some(c) = clusters.last_mut() {
-                c.push(i);
+        let mut best: Option<(usize, f64)> = None;
+        for (k, l) in lines.iter().enumerate().rev().take(8) {
+            let dy = (l.y - r.y).abs();
+            let same = (r.size - l.size).abs() <= 0.15 * r.size.max(l.size);
+            let fits = if same {
+                dy <= 0.25 * l.size
+            } else {
+                dy <= 0.5 * l.size.max(r.size) && l.near(r, 1.5)
+            };
+            if fits && best.is_none_or(|(_, d)| dy < d) {
+                best = Some((k, dy));
             }
-            if r.size > ref_size {
-                ref_y = r.y;
-                ref_size = r.size;
-            }
-        } else {
-            clusters.push(vec![i]);
-            ref_y = r.y;
-            ref_size = r.size;
+        }
+        match best {
+            Some((k, _)) => lines[k].add(i, r),
+            None => lines.push(Baseline {
+                y: r.y,
+                size: r.size,
+                x0: r.x0,
+                x1: r.x1,
+                runs: vec![i],
+            }),
         }
     }
+    // Baselines of small text only (a superscript met before its line) join the nearest
+    // baseline of larger text they overlap.
+    let mut merged_into: Vec<Option<usize>> = vec![None; lines.len()];
+    for k in 0..lines.len() {
+        let small = &lines[k];
+        // Baselines were opened top to bottom: the one it belongs to is among its neighbours.
+        let window = k.saturating_sub(16)..(k + 17).min(lines.len());
+        let target = window
+            .filter(|&t| t != k && merged_into[t].is_none())
+            .filter(|&t| {
+                let l = &lines[t];
+                small.size < 0.85 * l.size
+                    && (l.y - small.y).abs() <= 0.6 * l.size
+                    && small.x0 <= l.x1 + 0.5 * l.size
+                    && small.x1 >= l.x0 - 0.5 * l.size
+            })
+            .min_by(|&a, &b| {
+                (lines[a].y - small.y)
+                    .abs()
+                    .total_cmp(&(lines[b].y - small.y).abs())
+            });
+        if let Some(t) = target {
+            merged_into[k] = Some(t);
+        }
+    }
+    let mut out: Vec<(f64, Vec<usize>)> = Vec::new();
+    let mut slot: Vec<Option<usize>> = vec![None; lines.len()];
+    for k in 0..lines.len() {
+        if merged_into[k].is_none() {
+            slot[k] = Some(out.len());
+            out.push((lines[k].y, lines[k].runs.clone()));
+        }
+    }
+    for k in 0..lines.len() {
+        // Follow a chain of merges to a kept baseline.
+        let mut t = k;
+        let mut hops = 0;
+        while let Some(n) = merged_into[t] {
+            t = n;
+            hops += 1;
+            if hops > lines.len() {
+                break;
+            }
+        }
+        if t != k {
+            if let Some(o) = slot[t] {
+                let runs = lines[k].runs.clone();
+                out[o].1.extend(runs);
+            } else {
+                out.push((lines[k].y, lines[k].runs.clone()));
+            }
+        }
+    }
+    // Line numbers count down the page.
+    out.sort_by(|a, b| b.0.total_cmp(&a.0));
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Groups runs by baseline and splits each baseline at wide gaps.
+pub(super) fn segments(runs: &[Run]) -> Vec<Seg> {
+    let clusters = baselines(runs);
     let mut segs = Vec::new();
     for (line, mut c) in clusters.into_iter().enumerate() {
         c.sort_by(|&a, &b| runs[a].x0.total_cmp(&runs[b].x0));
@@ -118,6 +232,9 @@ fn make_seg(runs: &[Run], g: &[usize], line: usize) -> Seg {
     let (mut bold_chars, mut total) = (0usize, 0usize);
     let mut y = runs[g[0]].y;
     let mut best = 0usize;
+    let (mut prefix, mut prefix_ended) = (0usize, false);
+    let (mut iprefix, mut iprefix_ended) = (0usize, false);
+    let mut italic_chars = 0usize;
     for &i in g {
         let r = &runs[i];
         let gap = r.x0 - prev_x1;
@@ -131,6 +248,31 @@ fn make_seg(runs: &[Run], g: &[usize], line: usize) -> Seg {
         text.push_str(&r.text);
         prev_x1 = prev_x1.max(r.x1);
         let n = count_chars(&r.text);
+        if n > 0 && !prefix_ended {
+            if r.bold {
+                prefix += n;
+            } else {
+                prefix_ended = true;
+            }
+        }
+        // An italic title may follow an upright number: "8.1. Bold versions of symbols."
+        if n > 0 && !iprefix_ended {
+            let number = r.text.trim().len() <= 8
+                && r.text.chars().all(|c| {
+                    c.is_ascii_alphanumeric() && !c.is_ascii_lowercase() || ". ".contains(c)
+                });
+            if r.italic || (number && italic_chars == 0) {
+                iprefix += n;
+            } else {
+                iprefix_ended = true;
+                if italic_chars == 0 {
+                    iprefix = 0;
+                }
+            }
+        }
+        if r.italic {
+            italic_chars += n;
+        }
         *size_w.entry((r.size * 10.0).round() as i64).or_default() += n;
         total += n;
         if r.bold {
@@ -160,5 +302,8 @@ fn make_seg(runs: &[Run], g: &[usize], line: usize) -> Seg {
         chars: count_chars(&text),
         text,
         line,
+        bold_prefix: if prefix_ended { prefix } else { 0 },
+        italic_prefix: if iprefix_ended { iprefix } else { 0 },
+        italic: italic_chars * 2 > total,
     }
 }
