@@ -216,9 +216,9 @@ fn is_grid(rows: &[&OLine], segs: &[Seg]) -> bool {
 /// (operators, Greek and mathematical alphanumerics, delimiters), or every row ending in an
 /// equation number ("3a + 4b = 7   (2.1a)").
 fn is_display_math(rows: &[&OLine], segs: &[Seg]) -> bool {
-    let numbered = rows.iter().all(|r| {
-        r.segs.len() >= 2 && r.segs.last().is_some_and(|&s| eq_number(&segs[s].text))
-    });
+    let numbered = rows
+        .iter()
+        .all(|r| r.segs.len() >= 2 && r.segs.last().is_some_and(|&s| eq_number(&segs[s].text)));
     let (mut math, mut total) = (0usize, 0usize);
     for r in rows {
         for c in r.text.chars().filter(|c| !c.is_whitespace()) {
