@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use mitra::plugins::{PluginError, PluginHost};
+use pdfgen::replace_all;
 
 use super::plugins_common::{plugin_config, Rng};
 
@@ -97,22 +98,6 @@ fn pdf_with_content(content: &[u8], deflate: bool) -> Vec<u8> {
         )
         .as_bytes(),
     );
-    out
-}
-
-/// Replaces every match of `from` in `doc` with `to`.
-fn replace_all(doc: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(doc.len());
-    let mut i = 0;
-    while i < doc.len() {
-        if doc[i..].starts_with(from) {
-            out.extend_from_slice(to);
-            i += from.len();
-        } else {
-            out.push(doc[i]);
-            i += 1;
-        }
-    }
     out
 }
 

@@ -137,16 +137,5 @@ impl TestServer {
     }
 }
 
-/// A small deterministic generator (xorshift).
-pub struct Rng(pub u64);
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-}
+/// A small deterministic generator (xorshift), shared with the plugins' own tests.
+pub use pdfgen::Rng;

@@ -9,6 +9,8 @@ use std::io::Read;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
+use pdfgen::{replace_all, Rng};
+
 /// What one reader made of one file.
 #[derive(Default)]
 struct Tally {
@@ -70,7 +72,8 @@ fn lopdf(bytes: &[u8]) -> Outcome {
     Some((pages.len(), contents, total))
 }
 
-fn run(tally: &mut Tally, f: fn(&[u8]) -> Outcome, bytes: &[u8]) {
+/// Reads `bytes` with `f`, counts the outcome in `tally` and returns the pages found.
+fn run(tally: &mut Tally, f: fn(&[u8]) -> Outcome, bytes: &[u8]) -> usize {
     let t = Instant::now();
     match catch_unwind(AssertUnwindSafe(|| f(bytes))) {
         // A document without a page is not read, whatever the parser says.
@@ -79,41 +82,14 @@ fn run(tally: &mut Tally, f: fn(&[u8]) -> Outcome, bytes: &[u8]) {
             tally.pages += pages;
             tally.contents += contents;
             tally.content_bytes += total;
+            tally.seconds += t.elapsed().as_secs_f64();
+            return pages;
         }
         Ok(_) => tally.refused += 1,
         Err(_) => tally.panicked += 1,
     }
     tally.seconds += t.elapsed().as_secs_f64();
-}
-
-/// xorshift64*: a fixed-seed generator, so the damaged set is the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
-fn replace_all(data: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len());
-    let mut i = 0;
-    while i < data.len() {
-        if data[i..].starts_with(from) {
-            out.extend_from_slice(to);
-            i += from.len();
-        } else {
-            out.push(data[i]);
-            i += 1;
-        }
-    }
-    out
+    0
 }
 
 /// The damage kinds, in the order [`damage`] draws them.
@@ -257,22 +233,29 @@ fn main() {
         let mut by_kind: Vec<(Tally, Tally, usize)> = (0..=KINDS.len())
             .map(|_| (Tally::default(), Tally::default(), 0))
             .collect();
+        // Files where each reader finds more pages than the other.
+        let mut more = (0usize, 0usize);
         for i in 0..n {
             let (d, kind) = if i == 0 {
                 (bomb(256), KINDS.len())
             } else {
                 damage(&files[rng.below(files.len())], &mut rng)
             };
-            if std::env::var_os("OBJECT_LAYER_VERBOSE").is_some() {
-                let why = pdf_extractor::document::Document::load(&d, Default::default()).err();
-                if let (Some(why), Some((1.., _, _))) = (why, lopdf(&d)) {
-                    println!("mitra refuses what lopdf opens ({}): {why}", KINDS[kind]);
-                }
-            }
             let t = &mut by_kind[kind];
-            run(&mut t.0, mitra, &d);
-            run(&mut t.1, lopdf, &d);
+            let ours = run(&mut t.0, mitra, &d);
+            let theirs = run(&mut t.1, lopdf, &d);
             t.2 += 1;
+            match ours.cmp(&theirs) {
+                std::cmp::Ordering::Greater => more.0 += 1,
+                std::cmp::Ordering::Less => {
+                    more.1 += 1;
+                    if std::env::var_os("OBJECT_LAYER_VERBOSE").is_some() {
+                        let name = KINDS.get(kind).copied().unwrap_or("bomb");
+                        println!("lopdf finds more pages ({name}): {theirs} against {ours}");
+                    }
+                }
+                std::cmp::Ordering::Equal => {}
+            }
         }
         let (mut m, mut l) = (Tally::default(), Tally::default());
         for (km, kl, _) in &by_kind {
@@ -289,6 +272,10 @@ fn main() {
         println!("damaged files: {n} (seed {seed}; the first is a 256 MiB decompression bomb)");
         println!("{}", m.line("mitra", n));
         println!("{}", l.line("lopdf", n));
+        println!(
+            "files where mitra finds more pages than lopdf: {}; where lopdf finds more: {} (OBJECT_LAYER_VERBOSE=1 lists them)",
+            more.0, more.1
+        );
         for (i, (km, kl, count)) in by_kind.iter().enumerate() {
             let name = KINDS.get(i).copied().unwrap_or("bomb");
             println!("  {name}:");

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use pdf_extractor::ocr::{NoOcr, Ocr, OcrError};
 use pdf_extractor::{extract, Block, Kind, Output};
-use pdfgen::ExpectedBlock;
+use pdfgen::{ExpectedBlock, Rng};
 
 fn dump(blocks: &[Block]) -> String {
     blocks
@@ -330,21 +330,6 @@ fn broken_xref_is_reconstructed() {
     check(&extract(&shifted, &NoOcr).unwrap(), &exp);
 }
 
-/// xorshift64*: a tiny deterministic PRNG.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 fn mutate(rng: &mut Rng, src: &[u8], uncompressed: &[u8]) -> Vec<u8> {
     let base = if rng.below(2) == 0 { src } else { uncompressed };
     let mut v = base.to_vec();
@@ -353,7 +338,7 @@ fn mutate(rng: &mut Rng, src: &[u8], uncompressed: &[u8]) -> Vec<u8> {
         1 => {
             for _ in 0..1 + rng.below(20) {
                 let i = rng.below(v.len());
-                v[i] = rng.next() as u8;
+                v[i] = rng.next_u64() as u8;
             }
         }
         2 => {
@@ -363,7 +348,7 @@ fn mutate(rng: &mut Rng, src: &[u8], uncompressed: &[u8]) -> Vec<u8> {
         }
         3 => {
             let i = rng.below(v.len());
-            let junk: Vec<u8> = (0..rng.below(300)).map(|_| rng.next() as u8).collect();
+            let junk: Vec<u8> = (0..rng.below(300)).map(|_| rng.next_u64() as u8).collect();
             v.splice(i..i, junk);
         }
         4 => {
@@ -578,7 +563,7 @@ fn mutated_encrypted_inputs_do_not_panic() {
         let mut m = src.clone();
         for _ in 0..1 + rng.below(8) {
             let i = rng.below(m.len());
-            m[i] = (rng.next() & 0xFF) as u8;
+            m[i] = (rng.next_u64() & 0xFF) as u8;
         }
         if case % 3 == 0 {
             m.truncate(rng.below(m.len()));

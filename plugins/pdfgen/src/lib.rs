@@ -8,9 +8,11 @@
 mod cmr;
 mod crypt;
 mod metrics;
+mod mutate;
 mod samples;
 
 pub use crypt::{Cipher, Encryption};
+pub use mutate::{replace_all, Rng};
 pub use samples::{
     image_doc, one_column_doc, sample_paper, sample_paper_doc, test_gray_image, tounicode_doc,
 };
