@@ -142,7 +142,7 @@ fn run_in_at(prefix: usize, italic: bool, text: &str) -> Option<(String, String)
     if rest.is_empty() || words > 12 || is_caption_start(head) {
         return None;
     }
-    let numbered = numbering(&format!("{head} x")).is_some_and(|n| n != Numbering::Chapter);
+    let numbered = numbering(head).is_some_and(|n| n != Numbering::Chapter);
     let first_word = head.split_whitespace().next().unwrap_or("");
     let titled = !italic
         && words <= 8
@@ -413,7 +413,7 @@ pub(super) fn blocks_of_page(
             if let Some((head, rest)) = run_in(l, &text) {
                 out.push(PBlock {
                     kind: Kind::Heading,
-                    numbering: numbering(&format!("{head} x")).or(numbering(&head)),
+                    numbering: numbering(&head),
                     text: head,
                     size: l.size,
                     bold: true,
