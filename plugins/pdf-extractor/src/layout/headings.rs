@@ -1,7 +1,10 @@
-//! Section headings: numbering ("2.3", "IV.", "A.", "Chapter 3"), tables-of-contents lines, and
-//! heading levels for the whole document (numbering scheme first, then the heading's style).
+//! Section headings: numbering ("2.3", "IV.", "A.", "Chapter 3"), run-in heads, tables-of-contents
+//! lines, and heading levels for the whole document (numbering scheme first, then the style).
 
 use std::collections::HashMap;
+
+use super::segments::OLine;
+use mitra_plugin_sdk::text::is_caption_start;
 
 /// How a heading is numbered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +97,78 @@ pub(super) fn caps(text: &str) -> bool {
         }
     }
     letters >= 4 && up * 10 >= letters * 9
+}
+
+/// Words that start bold run-in paragraphs that are not sections (theorem-like heads).
+const NOT_SECTIONS: &[&str] = &[
+    "Theorem",
+    "Lemma",
+    "Proof",
+    "Definition",
+    "Corollary",
+    "Proposition",
+    "Remark",
+    "Example",
+    "Note",
+    "Exercise",
+    "Problem",
+    "Solution",
+    "Claim",
+    "Conjecture",
+    "Step",
+    "Case",
+];
+
+/// A run-in heading: the bold start of a paragraph's first line, when it is a numbered section
+/// title ("9.2. Over and under arrows.") or a short title ending with a full stop or a dash
+/// ("Online Sources."), followed by regular text. Returns the heading and the rest.
+pub(super) fn run_in(first: &OLine, text: &str) -> Option<(String, String)> {
+    // Bold starts may be titled or numbered; italic starts only numbered (italic is emphasis).
+    for (prefix, italic) in [(first.bold_prefix, false), (first.italic_prefix, true)] {
+        if let Some(x) = run_in_at(prefix, italic, text) {
+            return Some(x);
+        }
+    }
+    None
+}
+
+fn run_in_at(prefix: usize, italic: bool, text: &str) -> Option<(String, String)> {
+    if prefix < 3 {
+        return None;
+    }
+    // The byte where the styled prefix ends in `text` (which starts with the line's text).
+    let mut seen = 0usize;
+    let mut end = None;
+    for (b, c) in text.char_indices() {
+        if !c.is_whitespace() {
+            seen += 1;
+            if seen == prefix {
+                end = Some(b + c.len_utf8());
+                break;
+            }
+        }
+    }
+    let end = end?;
+    let head = text[..end].trim();
+    let rest = text[end..].trim();
+    let words = head.split_whitespace().count();
+    if rest.is_empty() || words > 12 || is_caption_start(head) {
+        return None;
+    }
+    let numbered = numbering(head).is_some_and(|n| n != Numbering::Chapter);
+    let first_word = head.split_whitespace().next().unwrap_or("");
+    let titled = !italic
+        && words <= 8
+        && head.ends_with(['.', '—', '–'])
+        && first_word.chars().next().is_some_and(char::is_uppercase)
+        && !NOT_SECTIONS
+            .iter()
+            .any(|w| first_word.trim_end_matches(['.', ':']) == *w);
+    if !(numbered || titled) {
+        return None;
+    }
+    let head = head.trim_end_matches(['.', ':', '—', '–', ' ']).to_string();
+    Some((head, rest.to_string()))
 }
 
 /// What the level assignment needs of a heading block.
