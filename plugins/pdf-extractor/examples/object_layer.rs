@@ -41,35 +41,50 @@ impl Tally {
 /// Pages found, page contents decoded and their bytes (`None`: the document was refused).
 type Outcome = Option<(usize, usize, usize)>;
 
-/// What Mitra's layer reads of a document.
-fn mitra(bytes: &[u8]) -> Outcome {
+/// The page contents one reader decodes (`None`: it refused the document; an empty content:
+/// the page's content could not be decoded).
+type Contents = Option<Vec<Vec<u8>>>;
+
+fn outcome(contents: Contents) -> Outcome {
+    let contents = contents?;
+    let decoded = contents.iter().filter(|c| !c.is_empty()).count();
+    let bytes = contents.iter().map(Vec::len).sum();
+    Some((contents.len(), decoded, bytes))
+}
+
+/// The page contents through Mitra's layer.
+fn contents_mitra(bytes: &[u8]) -> Contents {
     let doc =
         pdf_extractor::document::Document::load(bytes, pdf_extractor::Limits::default()).ok()?;
     let (pages, _) = doc.pages();
-    let mut contents = 0;
-    let mut total = 0;
-    for p in &pages {
-        if let Ok(c) = doc.page_content(p) {
-            contents += usize::from(!c.is_empty());
-            total += c.len();
-        }
-    }
-    Some((pages.len(), contents, total))
+    Some(
+        pages
+            .iter()
+            .map(|p| doc.page_content(p).unwrap_or_default())
+            .collect(),
+    )
 }
 
-/// The same through lopdf (which decrypts with the empty password on load).
-fn lopdf(bytes: &[u8]) -> Outcome {
+/// The same through lopdf (which decrypts with the empty password on load, and returns an
+/// empty content for a page it cannot decode).
+fn contents_lopdf(bytes: &[u8]) -> Contents {
     let doc = lopdf::Document::load_mem(bytes).ok()?;
-    let pages = doc.get_pages();
-    let mut contents = 0;
-    let mut total = 0;
-    for id in pages.values() {
-        // lopdf returns what it could decode (empty on failure).
-        let c = doc.get_page_content(*id);
-        contents += usize::from(!c.is_empty());
-        total += c.len();
-    }
-    Some((pages.len(), contents, total))
+    Some(
+        doc.get_pages()
+            .values()
+            .map(|id| doc.get_page_content(*id))
+            .collect(),
+    )
+}
+
+/// What Mitra's layer reads of a document.
+fn mitra(bytes: &[u8]) -> Outcome {
+    outcome(contents_mitra(bytes))
+}
+
+/// What lopdf reads of a document.
+fn lopdf(bytes: &[u8]) -> Outcome {
+    outcome(contents_lopdf(bytes))
 }
 
 /// Reads `bytes` with `f`, counts the outcome in `tally` and returns the pages found.
@@ -134,29 +149,6 @@ fn damage(pdf: &[u8], rng: &mut Rng) -> (Vec<u8>, usize) {
     (d, kind)
 }
 
-/// Page contents of a document, through one reader (empty when it cannot open it).
-fn contents_mitra(bytes: &[u8]) -> Vec<Vec<u8>> {
-    let Ok(doc) = pdf_extractor::document::Document::load(bytes, pdf_extractor::Limits::default())
-    else {
-        return Vec::new();
-    };
-    let (pages, _) = doc.pages();
-    pages
-        .iter()
-        .map(|p| doc.page_content(p).unwrap_or_default())
-        .collect()
-}
-
-fn contents_lopdf(bytes: &[u8]) -> Vec<Vec<u8>> {
-    let Ok(doc) = lopdf::Document::load_mem(bytes) else {
-        return Vec::new();
-    };
-    doc.get_pages()
-        .values()
-        .map(|id| doc.get_page_content(*id))
-        .collect()
-}
-
 /// Encrypted copies of pdfgen's sample paper (empty user password, as most encrypted papers
 /// are): does each reader decrypt the page contents to those of the plain document?
 fn encrypted() {
@@ -174,10 +166,10 @@ fn encrypted() {
             owner_password: "owner".into(),
         }));
         let enc = doc.to_bytes();
-        let same = |f: fn(&[u8]) -> Vec<Vec<u8>>| match catch_unwind(AssertUnwindSafe(|| {
+        let same = |f: fn(&[u8]) -> Contents| match catch_unwind(AssertUnwindSafe(|| {
             (f(&plain), f(&enc))
         })) {
-            Ok((a, b)) if !a.is_empty() && a == b => "decrypted",
+            Ok((Some(a), Some(b))) if !a.is_empty() && a == b => "decrypted",
             Ok(_) => "not decrypted",
             Err(_) => "panicked",
         };
