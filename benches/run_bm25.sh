@@ -3,6 +3,7 @@
 # Writes benches/BM25.md. Usage: bash benches/run_bm25.sh [GENERATED_CHUNKS]   (default 1000000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/facts.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}"
 DATASETS="$(cd .. && pwd)/shared/datasets"
 GEN="${1:-1000000}"
@@ -12,8 +13,7 @@ out=benches/BM25.md
 {
   echo "# BM25 benchmark"
   echo
-  echo "- machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-  echo "- commit: $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)"
+  run_facts
   echo "- command: bash benches/run_bm25.sh $GEN"
   echo "- Mitra runs in the dev profile with the text path optimised (see README, Build profiles);"
   echo "  queries are single-threaded, k = 10, stemming + Lucene stop words on."

@@ -4,6 +4,7 @@
 # The spec comes from the npm registry (commonmark-spec 0.31.2), sha256-verified.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/facts.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}/plugins-native"
 cache="${MITRA_BENCH_CACHE:-$HOME/.cache/mitra-bench}/commonmark-spec-0.31.2"
 sha=588280df96c211f7ce9db0b7943ded34ac4b8ba321e2fdf9c03d188ec0f01fea
@@ -18,8 +19,7 @@ out=benches/MARKDOWN.md
 {
   echo "# Markdown extractor: CommonMark block structure"
   echo
-  echo "- machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-  echo "- commit: $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)"
+  run_facts
   echo "- command: bash benches/run_commonmark.sh (spec: commonmark-spec 0.31.2 from npm)"
   echo
   echo '```'

@@ -5,6 +5,7 @@
 #   bash benches/run_damaged.sh [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/facts.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}"
 N="${1:-1000}"
 log=$(mktemp)
@@ -13,8 +14,7 @@ out=benches/DAMAGED.md
 {
   echo "# Damaged documents through the sandboxed extractors"
   echo
-  echo "- machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-  echo "- commit: $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)"
+  run_facts
   echo "- command: bash benches/run_damaged.sh $N (plugin limits: 5 s, 256 MiB, 16 MiB output per document)"
   echo
   echo '```'

@@ -4,6 +4,7 @@
 # Usage: bash benches/run_dense.sh [SIZES]   (default "10000 100000 1000000" generated chunks)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/facts.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}"
 export MITRA_EMBEDDING_MODELS_DIR="${MITRA_EMBEDDING_MODELS_DIR:-$HOME/.cache/mitra-models}"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
@@ -18,8 +19,7 @@ out=benches/DENSE.md
 {
   echo "# Dense retrieval benchmark"
   echo
-  echo "- machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-  echo "- commit: $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)"
+  run_facts
   echo "- command: bash benches/run_dense.sh $SIZES"
   echo "- Mitra runs in the dev profile with candle/gemm/tokenizers/lance-index optimised (README, Build profiles)."
   echo

@@ -4,6 +4,7 @@
 # Usage: bash benches/run_front.sh [FUZZ_SESSIONS]   (default 150000, about 1,000,000 messages)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/facts.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}"
 export MITRA_TEST_DATASETS="${MITRA_TEST_DATASETS:-$(cd .. && pwd)/shared/datasets}"
 SESSIONS="${1:-150000}"
@@ -11,8 +12,7 @@ out=benches/FRONT.md
 {
   echo "# SQL front benchmark"
   echo
-  echo "- machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-  echo "- commit: $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)"
+  run_facts
   echo "- command: bash benches/run_front.sh $SESSIONS (dev profile)"
   echo
   echo "## Wire fuzz (seeded mutations of startup, simple and extended message streams)"

@@ -5,6 +5,7 @@
 #   bash benches/run_html.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/facts.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}/plugins-native"
 cache="${MITRA_BENCH_CACHE:-$HOME/.cache/mitra-bench}/python3.11-doc"
 . benches/deb.sh
@@ -14,8 +15,7 @@ out=benches/HTML.md
 {
   echo "# HTML extractor: main content and headings on real pages"
   echo
-  echo "- machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-  echo "- commit: $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)"
+  run_facts
   echo "- command: bash benches/run_html.sh (Debian python3.11-doc 3.11.2-6+deb12u9, native release build of the extractor)"
   echo
   echo '```'

@@ -6,6 +6,7 @@
 #   bash benches/run_pdf_objects.sh [DAMAGED [SEED]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/facts.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}/plugins-native"
 cache="${MITRA_BENCH_CACHE:-$HOME/.cache/mitra-bench}/texlive-publishers-doc"
 n="${1:-1000}"
@@ -17,8 +18,7 @@ out=benches/PDF_OBJECTS.md
 {
   echo "# PDF object layer: Mitra's against lopdf's"
   echo
-  echo "- machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-  echo "- commit: $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)"
+  run_facts
   echo "- command: bash benches/run_pdf_objects.sh $n $seed (lopdf $(grep -A1 'name = "lopdf"' plugins/Cargo.lock | sed -n 's/version = "\(.*\)"/\1/p'), default features off; both native, release, one process)"
   echo
   echo '```'

@@ -5,6 +5,7 @@
 #   bash benches/run_pdf_real.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/facts.sh
 main_target="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}"
 export CARGO_TARGET_DIR="$main_target/plugins-native"
 cache="${MITRA_BENCH_CACHE:-$HOME/.cache/mitra-bench}/texlive-publishers-doc"
@@ -18,8 +19,7 @@ out=benches/PDF_REAL.md
 {
   echo "# PDF extractor on real documents (texlive-publishers-doc)"
   echo
-  echo "- machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-  echo "- commit: $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)"
+  run_facts
   echo "- command: bash benches/run_pdf_real.sh (Debian texlive-publishers-doc 2022.20230122-4; $(pdftotext -v 2>&1 | head -1))"
   echo
   echo '```'

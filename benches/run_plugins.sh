@@ -4,6 +4,7 @@
 # Usage: bash benches/run_plugins.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/facts.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}"
 export MITRA_EMBEDDING_MODELS_DIR="${MITRA_EMBEDDING_MODELS_DIR:-$HOME/.cache/mitra-models}"
 bash scripts/setup.sh
@@ -13,8 +14,7 @@ out=benches/PLUGINS.md
 {
   echo "# Plugin benchmark"
   echo
-  echo "- machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-  echo "- commit: $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)"
+  run_facts
   echo "- command: bash benches/run_plugins.sh"
   echo "- mitra in the dev profile (README, Build profiles); plugins are release wasm32-wasip2 components"
   echo "  compiled by wasmtime/cranelift at first use; $(pdftotext -v 2>&1 | head -1)"
