@@ -24,6 +24,12 @@ pub struct Run {
     pub bold: bool,
     /// Whether the font is italic or slanted.
     pub italic: bool,
+    /// Whether the font sets small capitals.
+    pub smallcaps: bool,
+    /// Whether the font is monospaced.
+    pub mono: bool,
+    /// The typeface (see [`Font::face`]).
+    pub face: u32,
     /// The text.
     pub text: String,
 }
@@ -352,6 +358,9 @@ impl<'d, 'a> Interpreter<'d, 'a> {
                 size,
                 bold: font.bold,
                 italic: font.italic,
+                smallcaps: font.smallcaps,
+                mono: font.mono,
+                face: font.face,
                 text,
             });
         }

@@ -196,6 +196,12 @@ pub struct Font {
     pub bold: bool,
     /// Whether the font is italic or slanted (by name, flags or italic angle).
     pub italic: bool,
+    /// Whether the font sets small capitals (by name: CMCSC, EC's ECCC, "Caps", "SC").
+    pub smallcaps: bool,
+    /// Whether the font is monospaced (by name or the FixedPitch flag): code, not headings.
+    pub mono: bool,
+    /// The typeface: a hash of the font's name, equal for the same font on every page.
+    pub face: u32,
     cid: bool,
     codespace: Vec<(usize, u32, u32)>,
     to_unicode: Option<CMap>,
@@ -216,6 +222,9 @@ impl Font {
             name: "Helvetica".into(),
             bold: false,
             italic: false,
+            smallcaps: false,
+            mono: false,
+            face: 0,
             cid: false,
             codespace: Vec::new(),
             to_unicode: None,
@@ -248,6 +257,8 @@ impl Font {
 
         let mut font = Font::fallback();
         font.name = name.clone();
+        font.smallcaps = is_smallcaps(&name);
+        font.face = face_of(&name);
         font.to_unicode = to_unicode;
 
         if subtype == b"Type0" {
@@ -285,15 +296,18 @@ impl Font {
                 }
                 font.bold = is_bold(doc, &name, &desc);
                 font.italic = is_italic(doc, &name, &desc);
+                font.mono = is_mono(doc, &name, &desc);
             } else {
                 font.bold = is_bold(doc, &name, d);
                 font.italic = is_italic(doc, &name, d);
+                font.mono = is_mono(doc, &name, d);
             }
             return font;
         }
 
         font.bold = is_bold(doc, &name, d);
         font.italic = is_italic(doc, &name, d);
+        font.mono = is_mono(doc, &name, d);
         let lname = name.to_ascii_lowercase();
         let symbolic = lname.contains("symbol");
         let mut base = if symbolic {
@@ -537,6 +551,54 @@ fn is_bold(doc: &Document, name: &str, d: &Dict) -> bool {
     false
 }
 
+/// A stable typeface identifier: FNV-1a of the lower-cased name without its digits, so that
+/// optical sizes of one face (CMR10, CMR12; LMRoman10, LMRoman12) are one face.
+fn face_of(name: &str) -> u32 {
+    name.bytes()
+        .filter(|b| !b.is_ascii_digit())
+        .fold(0x811c_9dc5u32, |h, b| {
+            (h ^ u32::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0193)
+        })
+}
+
+/// Monospaced by name (TeX's CMTT, EC's ECTT/SFTT, txfonts' tt, "Mono", Courier, Menlo,
+/// Consolas, Inconsolata, Source Code) or by the descriptor's FixedPitch flag.
+fn is_mono(doc: &Document, name: &str, d: &Dict) -> bool {
+    let n = name.to_ascii_lowercase();
+    let tex = [
+        "cmtt", "cmitt", "cmsltt", "ectt", "sftt", "tctt", "t1xtt", "t1xbtt", "txtt",
+    ];
+    if tex.iter().any(|k| n.starts_with(k))
+        || [
+            "mono",
+            "courier",
+            "menlo",
+            "consola",
+            "inconsolata",
+            "sourcecode",
+            "code",
+        ]
+        .iter()
+        .any(|k| n.contains(k))
+    {
+        return true;
+    }
+    doc.dict(d.get(b"FontDescriptor"))
+        .and_then(|fd| fd.get(b"Flags").and_then(|o| doc.resolve(o).as_i64()))
+        .is_some_and(|f| f & 1 != 0)
+}
+
+/// Small capitals by name: TeX's CMCSC, EC's ECCC and TeX Gyre/Latin Modern "Caps", "…SC"
+/// faces (MinionPro-RegularSC, LinLibertineTSC).
+fn is_smallcaps(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.starts_with("cmcsc")
+        || n.starts_with("eccc")
+        || n.contains("caps")
+        || n.contains("smallcap")
+        || (n.ends_with("sc") && n.len() > 4)
+}
+
 fn is_italic(doc: &Document, name: &str, d: &Dict) -> bool {
     let n = name.to_ascii_lowercase();
     // TeX's CMTI/CMSL/CMBXTI, EC's SFTI/SFSL, Libertine "TI", URW "ReguItal"/"MediItal".
@@ -603,6 +665,18 @@ fn parse_cid_widths(doc: &Document, w: &[Obj], out: &mut HashMap<u32, f64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn faces_and_small_capitals() {
+        assert_eq!(face_of("CMR10"), face_of("CMR12"));
+        assert_eq!(face_of("LMRoman10-Regular"), face_of("LMRoman12-Regular"));
+        assert_ne!(face_of("CMR10"), face_of("CMBX10"));
+        assert!(is_smallcaps("CMCSC10"));
+        assert!(is_smallcaps("LMRomanCaps10-Regular"));
+        assert!(is_smallcaps("MinionPro-RegularSC"));
+        assert!(!is_smallcaps("CMR10"));
+        assert!(!is_smallcaps("Times-Roman"));
+    }
 
     #[test]
     fn cmap_sections() {

@@ -203,6 +203,15 @@ fn one_column_document() {
 }
 
 #[test]
+fn headings_by_typeface_and_overprinted_accents() {
+    let (pdf, exp) = pdfgen::styled_headings_doc();
+    let out = extract(&pdf, &NoOcr).unwrap();
+    check(&out, &exp);
+    let sub = out.blocks.iter().find(|b| b.text == "2.1 Muon selection");
+    assert_eq!(sub.and_then(|b| b.level), Some(2), "{}", dump(&out.blocks));
+}
+
+#[test]
 fn tounicode_cid_font() {
     let (pdf, exp) = pdfgen::tounicode_doc();
     let out = extract(&pdf, &NoOcr).unwrap();

@@ -14,7 +14,8 @@ mod samples;
 pub use crypt::{Cipher, Encryption};
 pub use mutate::{replace_all, Rng};
 pub use samples::{
-    image_doc, one_column_doc, sample_paper, sample_paper_doc, test_gray_image, tounicode_doc,
+    image_doc, one_column_doc, sample_paper, sample_paper_doc, styled_headings_doc,
+    test_gray_image, tounicode_doc,
 };
 
 use std::fmt::Write as _;

@@ -469,6 +469,48 @@ pub fn one_column_doc() -> (Vec<u8>, Vec<ExpectedBlock>) {
     (doc.to_bytes(), exp)
 }
 
+/// A one-page document whose section headings are set apart only by their typeface (a
+/// numbered title in Helvetica at the body's leading, an unnumbered one standing alone) over a
+/// Times body, and whose accents are drawn over their letters as TeX's OT1 fonts do
+/// ("Th´eor`eme": the accent, a kern back, the letter).
+pub fn styled_headings_doc() -> (Vec<u8>, Vec<ExpectedBlock>) {
+    let mut doc = Doc::new();
+    let p = doc.add_letter_page();
+    let body = Style::new(Font::TimesRoman, 10.0);
+    let width = RIGHT - LEFT;
+    let title = "Muon identification studies";
+    p.text(LEFT, 720.0, Font::HelveticaBold, 16.0, title);
+    let mut exp = vec![ExpectedBlock::new(Kind::Heading, 1, title)];
+    let lead = "The muon system records tracks of penetrating particles.";
+    let y = p.paragraph(LEFT, 690.0, width, body, &para(lead, 1, 3));
+    exp.push(ExpectedBlock::new(Kind::Body, 1, lead));
+    let sub = "2.1 Muon selection";
+    p.text(LEFT, y, Font::Helvetica, 10.0, sub);
+    exp.push(ExpectedBlock::new(Kind::Heading, 1, sub));
+    let lead = "Selected muons pass the tight identification criteria.";
+    let y = p.paragraph(LEFT, y - 12.0, width, body, &para(lead, 2, 3));
+    exp.push(ExpectedBlock::new(Kind::Body, 1, lead));
+    let ack = "Acknowledgements";
+    p.text(LEFT, y - 8.0, Font::Helvetica, 10.0, ack);
+    exp.push(ExpectedBlock::new(Kind::Heading, 1, ack));
+    // WinAnsi 0xB4 is the acute accent and 0x60 the grave, each 333 units wide in Times.
+    let y = y - 30.0;
+    let accented = [
+        "(Le th) (\\264) 333 (eor) (\\140) 333 (eme de Cauchy est cit)",
+        "(\\264) 333 (e dans les notes d'analyse du groupe.)",
+    ];
+    p.raw(&format!(
+        "BT /F3 10 Tf {LEFT} {y} Td [{} {}] TJ ET",
+        accented[0], accented[1]
+    ));
+    exp.push(ExpectedBlock::new(
+        Kind::Body,
+        1,
+        "Le théorème de Cauchy est cité dans les notes",
+    ));
+    (doc.to_bytes(), exp)
+}
+
 /// A one-page document set in the Type0 font [`Font::Cid`] (text only recoverable through its
 /// ToUnicode CMap, including a "fi" ligature code and Greek letters from an array bfrange).
 pub fn tounicode_doc() -> (Vec<u8>, Vec<ExpectedBlock>) {

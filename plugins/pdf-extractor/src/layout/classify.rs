@@ -95,6 +95,8 @@ fn starts_with_marker(t: &str) -> bool {
 pub(super) struct Stats {
     pub(super) body_size: f64,
     pub(super) body_bold: bool,
+    /// The typeface of most body characters (see [`crate::fonts::Font::face`]).
+    pub(super) body_face: u32,
     pub(super) pitch: f64,
 }
 
@@ -165,6 +167,71 @@ fn is_display_math(rows: &[&OLine], segs: &[Seg]) -> bool {
     numbered || (total > 0 && math * 10 >= total * 3)
 }
 
+/// Whether a line has a word of four letters (not only symbols and single-letter variables),
+/// no equals sign and no comma: a title, not mathematics nor a sentence or a list of names.
+fn has_word(text: &str) -> bool {
+    !text.contains(['=', ',', '，', '。', '、'])
+        && text
+            .split(|c: char| !c.is_alphabetic())
+            .any(|w| w.chars().count() >= 4)
+}
+
+/// A numbered line whose title is set in another typeface than the body's (not a monospaced
+/// one): "2.1 bfhcolors" in a slab face over a rounded body face.
+fn other_face(l: &OLine, st: &Stats) -> bool {
+    let title = l.styles.iter().skip_while(|s| s.number);
+    let (mut chars, mut other) = (0usize, 0usize);
+    for s in title {
+        chars += s.chars;
+        if s.face != st.body_face && !s.mono {
+            other += s.chars;
+        }
+    }
+    chars >= 3 && other * 10 >= chars * 9 && has_word(&l.text)
+}
+
+/// An unnumbered heading set in the body's size but in italic or small capitals, standing
+/// alone (REVTeX's and many classes' lowest levels, "Collaborations"): one short line with
+/// space above and below, starting with a capital, without closing punctuation, followed by
+/// upright body text.
+fn emphasis_head(lines: &[OLine], i: usize, st: &Stats, bbox: &[f64; 4]) -> bool {
+    let l = &lines[i];
+    let chars = count_chars(&l.text);
+    let styled: usize = l
+        .styles
+        .iter()
+        .filter(|s| s.italic || s.smallcaps || (s.face != st.body_face && !s.mono))
+        .map(|s| s.chars)
+        .sum();
+    if l.segs.len() != 1
+        || !(4..=60).contains(&chars)
+        || styled * 10 < chars * 9
+        || l.text.split_whitespace().count() > 10
+        || !l.text.chars().next().is_some_and(char::is_alphanumeric)
+        || !has_word(&l.text)
+        || l.size < 0.85 * st.body_size
+        || l.size > 1.12 * st.body_size
+        || l.y < bbox[1] + 0.1 * (bbox[3] - bbox[1])
+        || l.text.trim_end().ends_with(['.', ':', ',', ';'])
+        || is_caption_start(&l.text)
+        || !l
+            .text
+            .chars()
+            .find(|c| c.is_alphabetic())
+            .is_some_and(char::is_uppercase)
+    {
+        return false;
+    }
+    let scale = st.pitch * (l.size / st.body_size);
+    let gap_above =
+        i == 0 || lines[i - 1].region != l.region || lines[i - 1].y - l.y >= 1.35 * scale;
+    let Some(next) = lines.get(i + 1).filter(|n| n.region == l.region) else {
+        return false;
+    };
+    let body_next = next.size >= 0.95 * st.body_size && !next.italic && !next.bold;
+    gap_above && l.y - next.y >= 1.2 * scale && body_next
+}
+
 pub(super) fn blocks_of_page(
     lines: &[OLine],
     segs: &[Seg],
@@ -187,9 +254,9 @@ pub(super) fn blocks_of_page(
     let head_line: Vec<bool> = (0..n)
         .map(|i| {
             let l = &lines[i];
-            let Some(_) = numbered[i] else {
-                return false;
-            };
+            if numbered[i].is_none() {
+                return emphasis_head(lines, i, st, bbox) && !eq[i] && !leaders[i];
+            }
             let smaller = l.size >= 0.85 * st.body_size
                 && l.size <= 0.95 * st.body_size
                 && l.y > bbox[1] + 0.25 * h;
@@ -212,6 +279,21 @@ pub(super) fn blocks_of_page(
                 && count_chars(&l.text) <= 60
                 && !l.text.trim_end().ends_with(['.', ':', ',', ';']);
             let larger = l.size >= 1.05 * st.body_size;
+            // A bold number before a short upright title that stops short of the margin
+            // ("**1.2.1** 推荐系统研究现状"): CJK theses set titles in the body face.
+            // Numbered exercises ("3. 计算…") end their number with a full stop; sections not.
+            let bold_number = l.styles.first().is_some_and(|s| s.bold && s.number)
+                && l.text
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| w.ends_with(|c: char| c.is_ascii_digit()))
+                && !l.bold
+                && count_chars(&l.text) <= 40
+                && l.x1 < l.rx1 - 4.0 * l.size
+                && !l
+                    .text
+                    .trim_end()
+                    .ends_with(['.', ':', ',', ';', '。', '，', '：', '；', '．', '？', '?']);
             !eq[i]
                 && !leaders[i]
                 && !toc
@@ -221,6 +303,10 @@ pub(super) fn blocks_of_page(
                     || larger
                     || smaller
                     || alone
+                    || bold_number
+                    || (other_face(l, st)
+                        && count_chars(&l.text) <= 60
+                        && !l.text.trim_end().ends_with(['.', ':', ',', ';']))
                     || (l.italic && count_chars(&l.text) <= 80 && !l.text.ends_with('.')))
         })
         .collect();
@@ -337,8 +423,10 @@ pub(super) fn blocks_of_page(
         }
         let size = weighted / chars as f64;
         let bold = bold_chars * 2 > chars;
-        if !head_line[i] && !st.body_bold {
+        let mut split = false;
+        if !head_line[i] && !leaders[i] && !st.body_bold {
             if let Some((head, rest)) = run_in(l, &text) {
+                split = true;
                 out.push(PBlock {
                     kind: Kind::Heading,
                     numbering: numbering(&head),
@@ -357,6 +445,7 @@ pub(super) fn blocks_of_page(
         let kind = if is_caption_start(&text) {
             Kind::Caption
         } else if short
+            && !split
             && (head_line[i]
                 || size >= 1.15 * st.body_size
                 || (bold && !st.body_bold && size >= 0.95 * st.body_size)

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::segments::OLine;
+use super::segments::{OLine, RunStyle};
 use mitra_plugin_sdk::text::is_caption_start;
 
 /// How a heading is numbered.
@@ -121,18 +121,61 @@ const NOT_SECTIONS: &[&str] = &[
 
 /// A run-in heading: the bold start of a paragraph's first line, when it is a numbered section
 /// title ("9.2. Over and under arrows.") or a short title ending with a full stop or a dash
-/// ("Online Sources."), followed by regular text. Returns the heading and the rest.
+/// ("Online Sources."), followed by regular text; or a numbered title in italic or small
+/// capitals after an upright number ("9.1. BOLD VERSIONS OF SYMBOLS."). Returns the heading and
+/// the rest.
 pub(super) fn run_in(first: &OLine, text: &str) -> Option<(String, String)> {
-    // Bold starts may be titled or numbered; italic starts only numbered (italic is emphasis).
-    for (prefix, italic) in [(first.bold_prefix, false), (first.italic_prefix, true)] {
-        if let Some(x) = run_in_at(prefix, italic, text) {
+    // Bold starts may be titled or numbered; other emphasis only numbered (italic is emphasis).
+    for (prefix, emphasis) in [
+        (bold_prefix(&first.styles), false),
+        (emphasis_prefix(&first.styles), true),
+    ] {
+        if let Some(x) = run_in_at(prefix, emphasis, text) {
             return Some(x);
         }
     }
     None
 }
 
-fn run_in_at(prefix: usize, italic: bool, text: &str) -> Option<(String, String)> {
+/// Characters of a bold start followed by regular text; 0 when there is none.
+fn bold_prefix(styles: &[RunStyle]) -> usize {
+    let n = styles.iter().take_while(|s| s.bold).count();
+    if !mostly_plain(&styles[n..], |s| s.bold) {
+        return 0;
+    }
+    styles[..n].iter().map(|s| s.chars).sum()
+}
+
+/// Whether the rest of a line after a styled start is regular text: two thirds of its
+/// characters without the style (a heading with a word in another font, "IX.1. **figure**
+/// `environment`", is no run-in heading).
+fn mostly_plain(rest: &[RunStyle], styled: impl Fn(&RunStyle) -> bool) -> bool {
+    let total: usize = rest.iter().map(|s| s.chars).sum();
+    let plain: usize = rest.iter().filter(|s| !styled(s)).map(|s| s.chars).sum();
+    total > 0 && plain * 3 >= total * 2
+}
+
+/// Characters of a start in italic, small capitals or bold, after an optional upright number,
+/// followed by upright regular text; 0 when there is none.
+fn emphasis_prefix(styles: &[RunStyle]) -> usize {
+    let emph = |s: &RunStyle| s.italic || s.smallcaps || s.bold;
+    let (mut chars, mut seen) = (0usize, false);
+    for (i, s) in styles.iter().enumerate() {
+        if emph(s) {
+            seen = true;
+        } else if !s.number || seen {
+            return if seen && mostly_plain(&styles[i..], emph) {
+                chars
+            } else {
+                0
+            };
+        }
+        chars += s.chars;
+    }
+    0
+}
+
+fn run_in_at(prefix: usize, emphasis: bool, text: &str) -> Option<(String, String)> {
     if prefix < 3 {
         return None;
     }
@@ -149,16 +192,33 @@ fn run_in_at(prefix: usize, italic: bool, text: &str) -> Option<(String, String)
         }
     }
     let end = end?;
+    // The closing full stop or colon may be set upright after an italic title.
+    let after = text[end..].trim_start();
+    let end = match after.chars().next() {
+        Some(c @ ('.' | ':' | '—' | '–')) => text.len() - after.len() + c.len_utf8(),
+        _ => end,
+    };
     let head = text[..end].trim();
     let rest = text[end..].trim();
     let words = head.split_whitespace().count();
     if rest.is_empty() || words > 12 || is_caption_start(head) {
         return None;
     }
-    let numbered = numbering(head).is_some_and(|n| n != Numbering::Chapter);
+    // A numbered run-in head has a title after its number, and ends with punctuation or is
+    // followed by a sentence (not by the rest of a title in another font, nor by a page
+    // number as in a table of contents).
+    let ends = head.ends_with(['.', ':', '—', '–']);
+    let sentence =
+        rest.chars().next().is_some_and(char::is_uppercase) && rest.split_whitespace().count() >= 3;
+    let numbered = words >= 2
+        && (ends || sentence)
+        && numbering(head).is_some_and(|n| n != Numbering::Chapter);
     let first_word = head.split_whitespace().next().unwrap_or("");
-    let titled = !italic
+    let titled = !emphasis
         && words <= 8
+        && head
+            .split(|c: char| !c.is_alphabetic())
+            .any(|w| w.chars().count() >= 3)
         && head.ends_with(['.', '—', '–'])
         && first_word.chars().next().is_some_and(char::is_uppercase)
         && !NOT_SECTIONS
@@ -281,6 +341,55 @@ pub(super) fn levels(heads: &[HeadingInfo]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn style(chars: usize, bold: bool, italic: bool, smallcaps: bool, number: bool) -> RunStyle {
+        RunStyle {
+            chars,
+            bold,
+            italic,
+            smallcaps,
+            mono: false,
+            face: 0,
+            number,
+        }
+    }
+
+    #[test]
+    fn styled_prefixes() {
+        // "9.1. BOLD VERSIONS OF SYMBOLS. In the amsmath package": an upright number, a title
+        // in small capitals, the full stop upright, then text.
+        let amsart = [
+            style(4, false, false, false, true),
+            style(22, false, false, true, false),
+            style(1, false, false, false, false),
+            style(30, false, false, false, false),
+        ];
+        assert_eq!(emphasis_prefix(&amsart), 26);
+        assert_eq!(bold_prefix(&amsart), 0);
+        let (head, rest) = run_in_at(
+            26,
+            true,
+            "9.1. Bold versions of symbols. In the amsmath package",
+        )
+        .unwrap();
+        assert_eq!(head, "9.1. Bold versions of symbols");
+        assert_eq!(rest, "In the amsmath package");
+        // "IX.1. figure environment": bold, then a word in another font, then bold again: a
+        // heading with code in it, not a run-in head.
+        let mixed = [
+            style(5, true, false, false, true),
+            style(6, false, false, false, false),
+            style(11, true, false, false, false),
+        ];
+        assert_eq!(bold_prefix(&mixed), 0);
+        assert_eq!(emphasis_prefix(&mixed), 0);
+        // A number alone is no title; a table-of-contents line is no run-in head.
+        assert_eq!(run_in_at(5, false, "IX.2. video environment"), None);
+        assert_eq!(
+            run_in_at(11, false, "3 The workpackage environment 6"),
+            None
+        );
+    }
 
     #[test]
     fn numberings() {

@@ -97,6 +97,21 @@ pub fn layout(pages: &[PageText]) -> Vec<(u32, Vec<LBlock>)> {
         .unwrap_or((20, 0));
     let body_size = (bk as f64 / 2.0).max(1.0);
     let body_bold = bold_at.get(&bk).copied().unwrap_or(0) * 2 > bn.max(1);
+    let mut faces: HashMap<u32, usize> = HashMap::new();
+    for p in &ps {
+        for (i, s) in p.segs.iter().enumerate() {
+            if !p.furniture.contains_key(&i) {
+                for r in &s.styles {
+                    *faces.entry(r.face).or_default() += r.chars;
+                }
+            }
+        }
+    }
+    let body_face = faces
+        .iter()
+        .max_by_key(|(f, n)| (**n, **f))
+        .map(|(f, _)| *f)
+        .unwrap_or(0);
 
     // Reading order per page.
     let mut ordered: Vec<Vec<OLine>> = Vec::new();
@@ -139,6 +154,7 @@ pub fn layout(pages: &[PageText]) -> Vec<(u32, Vec<LBlock>)> {
     let stats = Stats {
         body_size,
         body_bold,
+        body_face,
         pitch,
     };
 

@@ -222,8 +222,10 @@ impl Order<'_> {
                 size,
                 bold: bold_chars * 2 > total,
                 first_small: segs[v[0]].first_small,
-                bold_prefix: segs[v[0]].bold_prefix,
-                italic_prefix: segs[v[0]].italic_prefix,
+                styles: v
+                    .iter()
+                    .flat_map(|&i| segs[i].styles.iter().copied())
+                    .collect(),
                 italic: {
                     let it: usize = v
                         .iter()

@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use unicode_normalization::UnicodeNormalization;
+
 use crate::content::Run;
 
 /// A horizontal piece of one baseline, separated from its neighbours by wide gaps.
@@ -16,11 +18,9 @@ pub(super) struct Seg {
     pub(super) line: usize,
     pub(super) first_small: bool,
     pub(super) chars: usize,
-    /// Characters (non-space) of a bold start followed by regular text: a run-in heading
-    /// ("9.2. Over and under arrows. Some extra..."); 0 otherwise.
-    pub(super) bold_prefix: usize,
-    /// The same for an italic start followed by upright text.
-    pub(super) italic_prefix: usize,
+    /// The styles of the segment's runs in order, for run-in headings (see
+    /// [`super::headings::run_in`]).
+    pub(super) styles: Vec<RunStyle>,
     /// Most characters italic.
     pub(super) italic: bool,
 }
@@ -34,6 +34,21 @@ impl Seg {
     }
 }
 
+/// The style of one text run: what run-in heading detection reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct RunStyle {
+    /// Non-space characters.
+    pub(super) chars: usize,
+    pub(super) bold: bool,
+    pub(super) italic: bool,
+    pub(super) smallcaps: bool,
+    pub(super) mono: bool,
+    /// The typeface (see [`crate::fonts::Font::face`]).
+    pub(super) face: u32,
+    /// A short run of digits, capitals and full stops ("9.2.", "IV.", "A"): a section number.
+    pub(super) number: bool,
+}
+
 /// A line in reading order: segments of one baseline inside one region.
 #[derive(Clone, Debug)]
 pub(super) struct OLine {
@@ -45,10 +60,8 @@ pub(super) struct OLine {
     pub(super) size: f64,
     pub(super) bold: bool,
     pub(super) first_small: bool,
-    /// The bold start of the line's first segment (see [`Seg::bold_prefix`]).
-    pub(super) bold_prefix: usize,
-    /// The italic start of the line's first segment.
-    pub(super) italic_prefix: usize,
+    /// The styles of the line's runs in order (its segments' [`Seg::styles`]).
+    pub(super) styles: Vec<RunStyle>,
     /// Most characters italic.
     pub(super) italic: bool,
     pub(super) region: usize,
@@ -225,6 +238,26 @@ pub(super) fn segments(runs: &[Run]) -> Vec<Seg> {
     segs
 }
 
+/// The combining mark of a spacing accent (´ ` ˆ ˜ ¨ ¯ ˘ ˙ ˚ ˝ ˇ ¸ ˛).
+fn combining(c: char) -> Option<char> {
+    Some(match c {
+        '\u{b4}' => '\u{301}',
+        '`' => '\u{300}',
+        '\u{2c6}' | '^' => '\u{302}',
+        '\u{2dc}' | '~' => '\u{303}',
+        '\u{a8}' => '\u{308}',
+        '\u{af}' | '\u{2c9}' => '\u{304}',
+        '\u{2d8}' => '\u{306}',
+        '\u{2d9}' => '\u{307}',
+        '\u{2da}' => '\u{30a}',
+        '\u{2dd}' => '\u{30b}',
+        '\u{2c7}' => '\u{30c}',
+        '\u{b8}' => '\u{327}',
+        '\u{2db}' => '\u{328}',
+        _ => return None,
+    })
+}
+
 fn make_seg(runs: &[Run], g: &[usize], line: usize) -> Seg {
     let mut text = String::new();
     let mut prev_x1 = f64::NEG_INFINITY;
@@ -232,43 +265,55 @@ fn make_seg(runs: &[Run], g: &[usize], line: usize) -> Seg {
     let (mut bold_chars, mut total) = (0usize, 0usize);
     let mut y = runs[g[0]].y;
     let mut best = 0usize;
-    let (mut prefix, mut prefix_ended) = (0usize, false);
-    let (mut iprefix, mut iprefix_ended) = (0usize, false);
+    let mut styles = Vec::with_capacity(g.len());
     let mut italic_chars = 0usize;
+    // A spacing accent drawn over the next letter (TeX's \accent in OT1 fonts: "Th´eor`eme").
+    let mut accent: Option<(char, f64)> = None;
+    let mut composed = false;
     for &i in g {
         let r = &runs[i];
         let gap = r.x0 - prev_x1;
-        if !text.is_empty()
-            && gap > 0.17 * r.size
-            && !text.ends_with(' ')
-            && !r.text.starts_with(' ')
-        {
-            text.push(' ');
+        let over = accent
+            .filter(|&(_, x1)| r.x0 < x1 && r.text.starts_with(char::is_alphabetic))
+            .and_then(|(c, _)| combining(c));
+        if let Some(mark) = over {
+            text.pop();
+            styles.pop();
+            let mut cs = r.text.chars();
+            text.extend(cs.next());
+            text.push(mark);
+            text.push_str(cs.as_str());
+            composed = true;
+        } else {
+            if !text.is_empty()
+                && gap > 0.17 * r.size
+                && !text.ends_with(' ')
+                && !r.text.starts_with(' ')
+            {
+                text.push(' ');
+            }
+            text.push_str(&r.text);
         }
-        text.push_str(&r.text);
+        let mut one = r.text.chars();
+        accent = match (one.next(), one.next()) {
+            (Some(c), None) if combining(c).is_some() => Some((c, r.x1)),
+            _ => None,
+        };
         prev_x1 = prev_x1.max(r.x1);
         let n = count_chars(&r.text);
-        if n > 0 && !prefix_ended {
-            if r.bold {
-                prefix += n;
-            } else {
-                prefix_ended = true;
-            }
-        }
-        // An italic title may follow an upright number: "8.1. Bold versions of symbols."
-        if n > 0 && !iprefix_ended {
-            let number = r.text.trim().len() <= 8
-                && r.text.chars().all(|c| {
-                    c.is_ascii_alphanumeric() && !c.is_ascii_lowercase() || ". ".contains(c)
-                });
-            if r.italic || (number && italic_chars == 0) {
-                iprefix += n;
-            } else {
-                iprefix_ended = true;
-                if italic_chars == 0 {
-                    iprefix = 0;
-                }
-            }
+        if n > 0 {
+            styles.push(RunStyle {
+                chars: n,
+                bold: r.bold,
+                italic: r.italic,
+                smallcaps: r.smallcaps,
+                mono: r.mono,
+                face: r.face,
+                number: r.text.trim().len() <= 8
+                    && r.text.chars().all(|c| {
+                        c.is_ascii_alphanumeric() && !c.is_ascii_lowercase() || ". ".contains(c)
+                    }),
+            });
         }
         if r.italic {
             italic_chars += n;
@@ -288,6 +333,9 @@ fn make_seg(runs: &[Run], g: &[usize], line: usize) -> Seg {
         .max_by_key(|(s, n)| (**n, **s))
         .map(|(s, _)| *s as f64 / 10.0)
         .unwrap_or(runs[g[0]].size);
+    if composed {
+        text = text.nfc().collect();
+    }
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     Seg {
         x0: g.iter().map(|&i| runs[i].x0).fold(f64::INFINITY, f64::min),
@@ -302,8 +350,47 @@ fn make_seg(runs: &[Run], g: &[usize], line: usize) -> Seg {
         chars: count_chars(&text),
         text,
         line,
-        bold_prefix: if prefix_ended { prefix } else { 0 },
-        italic_prefix: if iprefix_ended { iprefix } else { 0 },
+        styles,
         italic: italic_chars * 2 > total,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(x0: f64, x1: f64, text: &str) -> Run {
+        Run {
+            x0,
+            x1,
+            y: 700.0,
+            size: 10.0,
+            bold: false,
+            italic: false,
+            smallcaps: false,
+            mono: false,
+            face: 1,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn accents_drawn_over_letters_compose() {
+        // "Th´eor`eme": each accent, then a kern back, then its letter.
+        let runs = [
+            run(100.0, 110.0, "Th"),
+            run(110.0, 115.0, "\u{b4}"),
+            run(110.0, 125.0, "eor"),
+            run(124.0, 129.0, "`"),
+            run(124.0, 140.0, "eme"),
+            run(143.0, 150.0, "de"),
+        ];
+        let seg = make_seg(&runs, &[0, 1, 2, 3, 4, 5], 0);
+        assert_eq!(seg.text, "Théorème de");
+        assert_eq!(seg.chars, 10);
+        assert_eq!(seg.styles.iter().map(|s| s.chars).sum::<usize>(), 10);
+        // An accent standing apart stays as it is.
+        let runs = [run(100.0, 105.0, "\u{b4}"), run(108.0, 120.0, "apart")];
+        assert_eq!(make_seg(&runs, &[0, 1], 0).text, "\u{b4} apart");
     }
 }
