@@ -472,7 +472,8 @@ pub fn one_column_doc() -> (Vec<u8>, Vec<ExpectedBlock>) {
 /// A one-page document whose section headings are set apart only by their typeface (a
 /// numbered title in Helvetica at the body's leading, an unnumbered one standing alone) over a
 /// Times body, and whose accents are drawn over their letters as TeX's OT1 fonts do
-/// ("Th´eor`eme": the accent, a kern back, the letter).
+/// ("Th´eor`eme": the accent, a kern back, the letter); then a code listing in two aligned
+/// columns.
 pub fn styled_headings_doc() -> (Vec<u8>, Vec<ExpectedBlock>) {
     let mut doc = Doc::new();
     let p = doc.add_letter_page();
@@ -500,7 +501,7 @@ pub fn styled_headings_doc() -> (Vec<u8>, Vec<ExpectedBlock>) {
         "(\\264) 333 (e dans les notes d'analyse du groupe.)",
     ];
     p.raw(&format!(
-        "BT /F3 10 Tf {LEFT} {y} Td [{} {}] TJ ET",
+        "BT /F3 10 Tf {LEFT} {y} Td [{} {}] TJ ET\n",
         accented[0], accented[1]
     ));
     exp.push(ExpectedBlock::new(
@@ -508,6 +509,14 @@ pub fn styled_headings_doc() -> (Vec<u8>, Vec<ExpectedBlock>) {
         1,
         "Le théorème de Cauchy est cité dans les notes",
     ));
+    // A code listing whose comments align in a column: monospaced, so no table.
+    let mut y = y - 30.0;
+    for (code, comment) in [("fn select()", "// muons"), ("let pt_cut", "// GeV")] {
+        p.text(LEFT, y, Font::Courier, 10.0, code);
+        p.text(LEFT + 150.0, y, Font::Courier, 10.0, comment);
+        y -= 12.0;
+    }
+    exp.push(ExpectedBlock::new(Kind::Body, 1, "fn select()"));
     (doc.to_bytes(), exp)
 }
 

@@ -142,6 +142,19 @@ fn is_grid(rows: &[&OLine], segs: &[Seg]) -> bool {
     columns >= 2
 }
 
+/// Whether aligned rows are set in a monospaced face: a code listing, whose indentation makes
+/// columns, not a table.
+fn is_code<'a>(rows: impl IntoIterator<Item = &'a OLine>) -> bool {
+    let (mut mono, mut total) = (0usize, 0usize);
+    for s in rows.into_iter().flat_map(|r| &r.styles) {
+        total += s.chars;
+        if s.mono {
+            mono += s.chars;
+        }
+    }
+    total > 0 && mono * 10 >= total * 9
+}
+
 /// Whether aligned rows are the pieces of a display equation: mostly mathematical symbols
 /// (operators, Greek and mathematical alphanumerics, delimiters), or every row ending in an
 /// equation number ("3a + 4b = 7   (2.1a)").
@@ -250,10 +263,20 @@ pub(super) fn blocks_of_page(
             || l.size >= 1.12 * st.body_size
             || (caps(&l.text) && l.size >= 0.8 * st.body_size)
     };
-    let numbered: Vec<Option<Numbering>> = lines.iter().map(|l| numbering(&l.text)).collect();
+    // A line opening with a raised mark ("¹ Physics Department") is a footnote or an
+    // affiliation, not a numbered section.
+    let numbered: Vec<Option<Numbering>> = lines
+        .iter()
+        .map(|l| numbering(&l.text).filter(|_| !l.first_mark))
+        .collect();
     let head_line: Vec<bool> = (0..n)
         .map(|i| {
             let l = &lines[i];
+            // Code in the body's size is no heading (a title set in monospace is larger, or
+            // numbered).
+            if is_code([l]) && numbered[i].is_none() && l.size < 1.12 * st.body_size {
+                return false;
+            }
             if numbered[i].is_none() {
                 return emphasis_head(lines, i, st, bbox) && !eq[i] && !leaders[i];
             }
@@ -327,7 +350,7 @@ pub(super) fn blocks_of_page(
                 j += 1;
             }
             let rows: Vec<&OLine> = lines[i..j].iter().collect();
-            if is_grid(&rows, segs) {
+            if is_grid(&rows, segs) && !is_code(rows.iter().copied()) {
                 table_end[i] = Some(j);
                 math_grid[i] = is_display_math(&rows, segs);
                 i = j;
@@ -446,6 +469,7 @@ pub(super) fn blocks_of_page(
             Kind::Caption
         } else if short
             && !split
+            && !(is_code(&lines[i..j]) && size < 1.12 * st.body_size)
             && (head_line[i]
                 || size >= 1.15 * st.body_size
                 || (bold && !st.body_bold && size >= 0.95 * st.body_size)

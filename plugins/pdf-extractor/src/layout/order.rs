@@ -222,6 +222,7 @@ impl Order<'_> {
                 size,
                 bold: bold_chars * 2 > total,
                 first_small: segs[v[0]].first_small,
+                first_mark: segs[v[0]].first_mark,
                 styles: v
                     .iter()
                     .flat_map(|&i| segs[i].styles.iter().copied())

@@ -17,6 +17,8 @@ pub(super) struct Seg {
     pub(super) text: String,
     pub(super) line: usize,
     pub(super) first_small: bool,
+    /// The first run is small and raised above the baseline: a footnote or affiliation mark.
+    pub(super) first_mark: bool,
     pub(super) chars: usize,
     /// The styles of the segment's runs in order, for run-in headings (see
     /// [`super::headings::run_in`]).
@@ -60,6 +62,8 @@ pub(super) struct OLine {
     pub(super) size: f64,
     pub(super) bold: bool,
     pub(super) first_small: bool,
+    /// The first run is small and raised above the baseline: a footnote or affiliation mark.
+    pub(super) first_mark: bool,
     /// The styles of the line's runs in order (its segments' [`Seg::styles`]).
     pub(super) styles: Vec<RunStyle>,
     /// Most characters italic.
@@ -238,6 +242,21 @@ pub(super) fn segments(runs: &[Run]) -> Vec<Seg> {
     segs
 }
 
+/// Whether `mark` is a raised, smaller footnote or affiliation mark ("¹", "*", "a") set tight
+/// against the word that follows it ("¹American Astronomical Society"): they are two words. A
+/// raised number before a chemical symbol ("⁶⁰Co") stays joined.
+fn is_mark_before(mark: &Run, r: &Run) -> bool {
+    let m = mark.text.trim();
+    let word = r.text.chars().take_while(|c| c.is_alphabetic()).count();
+    !m.is_empty()
+        && m.chars().count() <= 3
+        && m.chars()
+            .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase() || "*†‡§¶,".contains(c))
+        && mark.size < 0.8 * r.size
+        && mark.y > r.y + 0.2 * r.size
+        && word >= 3
+}
+
 /// The combining mark of a spacing accent (´ ` ˆ ˜ ¨ ¯ ˘ ˙ ˚ ˝ ˇ ¸ ˛).
 fn combining(c: char) -> Option<char> {
     Some(match c {
@@ -269,6 +288,7 @@ fn make_seg(runs: &[Run], g: &[usize], line: usize) -> Seg {
     let mut italic_chars = 0usize;
     // A spacing accent drawn over the next letter (TeX's \accent in OT1 fonts: "Th´eor`eme").
     let mut accent: Option<(char, f64)> = None;
+    let mut prev: Option<&Run> = None;
     let mut composed = false;
     for &i in g {
         let r = &runs[i];
@@ -285,8 +305,9 @@ fn make_seg(runs: &[Run], g: &[usize], line: usize) -> Seg {
             text.push_str(cs.as_str());
             composed = true;
         } else {
+            let after_mark = prev.is_some_and(|p| is_mark_before(p, r));
             if !text.is_empty()
-                && gap > 0.17 * r.size
+                && (gap > 0.17 * r.size || after_mark)
                 && !text.ends_with(' ')
                 && !r.text.starts_with(' ')
             {
@@ -294,6 +315,7 @@ fn make_seg(runs: &[Run], g: &[usize], line: usize) -> Seg {
             }
             text.push_str(&r.text);
         }
+        prev = Some(r);
         let mut one = r.text.chars();
         accent = match (one.next(), one.next()) {
             (Some(c), None) if combining(c).is_some() => Some((c, r.x1)),
@@ -347,6 +369,7 @@ fn make_seg(runs: &[Run], g: &[usize], line: usize) -> Seg {
         size,
         bold: bold_chars * 2 > total,
         first_small: runs[g[0]].size < 0.8 * size,
+        first_mark: runs[g[0]].size < 0.8 * size && runs[g[0]].y > y + 0.2 * size,
         chars: count_chars(&text),
         text,
         line,
@@ -389,6 +412,15 @@ mod tests {
         assert_eq!(seg.text, "Théorème de");
         assert_eq!(seg.chars, 10);
         assert_eq!(seg.styles.iter().map(|s| s.chars).sum::<usize>(), 10);
+        // A raised affiliation mark is its own word; a mass number stays on its symbol.
+        let mut mark = run(100.0, 103.0, "1");
+        mark.size = 6.0;
+        mark.y = 704.0;
+        let runs = [mark.clone(), run(103.0, 140.0, "American")];
+        assert_eq!(make_seg(&runs, &[0, 1], 0).text, "1 American");
+        mark.text = "60".into();
+        let runs = [mark, run(103.0, 112.0, "Co")];
+        assert_eq!(make_seg(&runs, &[0, 1], 0).text, "60Co");
         // An accent standing apart stays as it is.
         let runs = [run(100.0, 105.0, "\u{b4}"), run(108.0, 120.0, "apart")];
         assert_eq!(make_seg(&runs, &[0, 1], 0).text, "\u{b4} apart");
