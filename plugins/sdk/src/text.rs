@@ -1,10 +1,10 @@
 //! Text helpers shared by plugins: caption recognition, media types by file extension.
 
-/// Whether `t` starts like a caption: "Figure 3:", "Fig. 2.", "Table 1:", "Tab. 4.".
+/// Whether `t` starts like a caption: "Figure 3:", "Fig. 2.", "Table 1:", "Tab. 4.", "Listing 2-1:".
 pub fn is_caption_start(t: &str) -> bool {
     let t = t.trim_start();
     for p in [
-        "Figure", "FIGURE", "Fig.", "FIG.", "Fig", "Table", "TABLE", "Tab.",
+        "Figure", "FIGURE", "Fig.", "FIG.", "Fig", "Table", "TABLE", "Tab.", "Listing",
     ] {
         let Some(rest) = t.strip_prefix(p) else {
             continue;
@@ -15,9 +15,10 @@ pub fn is_caption_start(t: &str) -> bool {
             chars.next(); // appendix tables: "Table A1:"
         }
         let mut digits = 0;
+        // Chapter-numbered as "2.1" or "2-1".
         while chars
             .peek()
-            .is_some_and(|c| c.is_ascii_digit() || *c == '.')
+            .is_some_and(|c| c.is_ascii_digit() || *c == '.' || (*c == '-' && digits > 0))
         {
             if chars.peek().is_some_and(char::is_ascii_digit) {
                 digits += 1;
@@ -70,6 +71,9 @@ mod tests {
         assert!(is_caption_start("Fig. 12. The mass"));
         assert!(is_caption_start("Table A1: Yields"));
         assert!(is_caption_start("Figure 2a. Left"));
+        assert!(is_caption_start("Figure 2-1: Pellentesque laoreet"));
+        assert!(is_caption_start("Listing 2-1: Hello, World in Emacs Lisp"));
+        assert!(!is_caption_start("Listing 2 shows the code"));
         assert!(!is_caption_start("Figure 1 shows the mass"));
         assert!(!is_caption_start("Tables are nice."));
         assert_eq!(media_type_for_path("a/b.PDF"), Some("application/pdf"));
