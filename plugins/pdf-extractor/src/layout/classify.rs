@@ -155,6 +155,29 @@ fn is_code<'a>(rows: impl IntoIterator<Item = &'a OLine>) -> bool {
     total > 0 && mono * 10 >= total * 9
 }
 
+/// Whether aligned rows are a table of contents without leaders: most rows are an optional
+/// section number, a title and a page number ("2.5 | Licença de uso … | 6").
+fn is_contents(rows: &[&OLine], segs: &[Seg]) -> bool {
+    let entry = |r: &&OLine| {
+        let cells: Vec<&str> = r.segs.iter().map(|&s| segs[s].text.trim()).collect();
+        let Some((last, rest)) = cells.split_last() else {
+            return false;
+        };
+        let page = !last.is_empty() && last.chars().all(|c| c.is_ascii_digit());
+        let (number, titles) = match rest.split_first() {
+            Some((first, more)) if first.chars().all(|c| c.is_ascii_digit() || c == '.') => {
+                (true, more)
+            }
+            _ => (false, rest),
+        };
+        page && (1..=2).contains(&rest.len())
+            && titles.len() == 1
+            && (number || rest.len() == 1)
+            && titles[0].chars().filter(|c| c.is_alphabetic()).count() >= 8
+    };
+    rows.iter().filter(|r| entry(r)).count() * 3 >= rows.len() * 2
+}
+
 /// Whether aligned rows are the pieces of a display equation: mostly mathematical symbols
 /// (operators, Greek and mathematical alphanumerics, delimiters), or every row ending in an
 /// equation number ("3a + 4b = 7   (2.1a)").
@@ -269,6 +292,17 @@ pub(super) fn blocks_of_page(
         .iter()
         .map(|l| numbering(&l.text).filter(|_| !l.first_mark))
         .collect();
+    // "2.1  Muons ....  7" or "2.1  Muons  7": a table of contents.
+    let toc_line: Vec<bool> = lines
+        .iter()
+        .map(|l| {
+            l.segs.len() >= 2
+                && l.segs.last().is_some_and(|&s| {
+                    let t = segs[s].text.trim();
+                    !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || "ivxlc".contains(c))
+                })
+        })
+        .collect();
     let head_line: Vec<bool> = (0..n)
         .map(|i| {
             let l = &lines[i];
@@ -283,12 +317,7 @@ pub(super) fn blocks_of_page(
             let smaller = l.size >= 0.85 * st.body_size
                 && l.size <= 0.95 * st.body_size
                 && l.y > bbox[1] + 0.25 * h;
-            // "2.1  Muons ....  7" or "2.1  Muons  7": a table of contents.
-            let toc = l.segs.len() >= 2
-                && l.segs.last().is_some_and(|&s| {
-                    let t = segs[s].text.trim();
-                    !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || "ivxlc".contains(c))
-                });
+            let toc = toc_line[i];
             // Set in the body's font but standing alone: space above and below, short,
             // without the punctuation that ends a sentence or a list item.
             let scale = st.pitch * (l.size / st.body_size);
@@ -350,7 +379,7 @@ pub(super) fn blocks_of_page(
                 j += 1;
             }
             let rows: Vec<&OLine> = lines[i..j].iter().collect();
-            if is_grid(&rows, segs) && !is_code(rows.iter().copied()) {
+            if is_grid(&rows, segs) && !is_code(rows.iter().copied()) && !is_contents(&rows, segs) {
                 table_end[i] = Some(j);
                 math_grid[i] = is_display_math(&rows, segs);
                 i = j;
@@ -464,12 +493,15 @@ pub(super) fn blocks_of_page(
                 text = rest;
             }
         }
+        // Code in the body's size is no heading (a title set in monospace is larger).
+        let body_code = is_code(&lines[i..j]) && size < 1.12 * st.body_size;
         let short = j - i <= 3 && text.chars().count() <= 150 && !leaders[i];
         let kind = if is_caption_start(&text) {
             Kind::Caption
         } else if short
             && !split
-            && !(is_code(&lines[i..j]) && size < 1.12 * st.body_size)
+            && !toc_line[i]
+            && !body_code
             && (head_line[i]
                 || size >= 1.15 * st.body_size
                 || (bold && !st.body_bold && size >= 0.95 * st.body_size)
