@@ -473,7 +473,7 @@ pub fn one_column_doc() -> (Vec<u8>, Vec<ExpectedBlock>) {
 /// numbered title in Helvetica at the body's leading, an unnumbered one standing alone) over a
 /// Times body, and whose accents are drawn over their letters as TeX's OT1 fonts do
 /// ("Th´eor`eme": the accent, a kern back, the letter); then a code listing in two aligned
-/// columns.
+/// columns, and on page 2 a table of contents without leaders.
 pub fn styled_headings_doc() -> (Vec<u8>, Vec<ExpectedBlock>) {
     let mut doc = Doc::new();
     let p = doc.add_letter_page();
@@ -517,6 +517,24 @@ pub fn styled_headings_doc() -> (Vec<u8>, Vec<ExpectedBlock>) {
         y -= 12.0;
     }
     exp.push(ExpectedBlock::new(Kind::Body, 1, "fn select()"));
+    // A table of contents without leaders: number, title, page in aligned columns.
+    let p = doc.add_letter_page();
+    let mut y = 700.0;
+    for (n, t, pg) in [
+        ("1", "Introduction to the analysis", "3"),
+        ("2", "Event selection and triggers", "7"),
+        ("2.1", "Muon identification", "9"),
+    ] {
+        p.text(LEFT, y, Font::TimesRoman, 10.0, n);
+        p.text(LEFT + 30.0, y, Font::TimesRoman, 10.0, t);
+        p.right_aligned(RIGHT, y, Font::TimesRoman, 10.0, pg);
+        y -= 12.0;
+    }
+    exp.push(ExpectedBlock::new(
+        Kind::Body,
+        2,
+        "Introduction to the analysis",
+    ));
     (doc.to_bytes(), exp)
 }
 
