@@ -327,10 +327,18 @@ pub(super) fn levels(heads: &[HeadingInfo]) -> Vec<u8> {
                 continue;
             }
         }
+        // Of the numbered levels nearest in size, the deepest: an unnumbered head in a style
+        // no numbered one has ranks no higher than the numbered heads of its size (REVTeX's
+        // italic "Collaborations" beside bold "A." and italic "1." heads of one size).
+        let dmin = by_size
+            .iter()
+            .map(|(s, _)| (s - h.size).abs())
+            .fold(f64::INFINITY, f64::min);
         let nearest = by_size
             .iter()
-            .min_by(|a, b| (a.0 - h.size).abs().total_cmp(&(b.0 - h.size).abs()))
-            .map(|(_, l)| *l);
+            .filter(|(s, _)| (s - h.size).abs() <= dmin + 0.25)
+            .map(|(_, l)| *l)
+            .max();
         // Larger than every numbered heading: a top-level unnumbered section.
         let larger = by_size.iter().all(|(s, _)| h.size > s + 0.5);
         out.push(if larger { 1 } else { nearest.unwrap_or(1) });
@@ -457,7 +465,10 @@ mod tests {
             h(1, Some(Numbering::Roman), 9.0, true),
             h(1, Some(Numbering::Letter(1)), 9.0, true),
             h(1, Some(Numbering::Arabic(1)), 9.0, false),
+            // An unnumbered italic head in 8.5 pt, a style no numbered head has: the deepest
+            // of the numbered levels nearest in size.
+            h(2, None, 8.5, false),
         ];
-        assert_eq!(levels(&revtex), vec![0, 1, 2, 3]);
+        assert_eq!(levels(&revtex), vec![0, 1, 2, 3, 3]);
     }
 }
