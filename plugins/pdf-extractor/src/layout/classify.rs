@@ -203,6 +203,12 @@ fn is_display_math(rows: &[&OLine], segs: &[Seg]) -> bool {
     numbered || (total > 0 && math * 10 >= total * 3)
 }
 
+/// Whether a short bold block is a list item ("• Added support for ..."), not a title.
+fn in_paragraph(text: &str) -> bool {
+    text.trim_start()
+        .starts_with(['•', '◦', '▪', '‣', '∙', '·'])
+}
+
 /// Whether a line has a word of four letters (not only symbols and single-letter variables),
 /// no equals sign and no comma: a title, not mathematics nor a sentence or a list of names.
 fn has_word(text: &str) -> bool {
@@ -501,6 +507,7 @@ pub(super) fn blocks_of_page(
         } else if short
             && !split
             && !toc_line[i]
+            && !in_paragraph(&text)
             && !body_code
             && (head_line[i]
                 || size >= 1.15 * st.body_size
