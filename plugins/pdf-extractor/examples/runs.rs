@@ -34,8 +34,8 @@ fn main() {
             r.x1,
             r.y,
             r.size,
-            if r.bold { "B" } else { "-" },
-            if r.italic { "I" } else { "-" },
+            if r.style.bold { "B" } else { "-" },
+            if r.style.italic { "I" } else { "-" },
             r.text
         );
     }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::document::Document;
-use crate::fonts::Font;
+use crate::fonts::{Font, FontStyle};
 use crate::objects::{is_white, Dict, Lexer, Obj, Stream, Tok};
 use crate::Limits;
 
@@ -20,16 +20,8 @@ pub struct Run {
     pub y: f64,
     /// Effective font size (points).
     pub size: f64,
-    /// Whether the font is bold.
-    pub bold: bool,
-    /// Whether the font is italic or slanted.
-    pub italic: bool,
-    /// Whether the font sets small capitals.
-    pub smallcaps: bool,
-    /// Whether the font is monospaced.
-    pub mono: bool,
-    /// The typeface (see [`Font::face`]).
-    pub face: u32,
+    /// The font's style (bold, italic, small capitals, monospace, typeface).
+    pub style: FontStyle,
     /// The text.
     pub text: String,
 }
@@ -356,11 +348,7 @@ impl<'d, 'a> Interpreter<'d, 'a> {
                 x1: x1.max(x0),
                 y: y0,
                 size,
-                bold: font.bold,
-                italic: font.italic,
-                smallcaps: font.smallcaps,
-                mono: font.mono,
-                face: font.face,
+                style: font.style,
                 text,
             });
         }

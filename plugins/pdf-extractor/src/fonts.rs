@@ -187,21 +187,42 @@ pub struct Glyph {
     pub is_space: bool,
 }
 
+/// What a font's name, weight and flags say of its look: what the layout reads to tell
+/// headings, emphasis and code from body text. Carried by every text run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FontStyle {
+    /// Bold (by name, weight or flags).
+    pub bold: bool,
+    /// Italic or slanted (by name, flags or italic angle).
+    pub italic: bool,
+    /// Small capitals (by name: CMCSC, EC's ECCC, "Caps", "SC").
+    pub smallcaps: bool,
+    /// Monospaced (by name or the FixedPitch flag): code, not headings.
+    pub mono: bool,
+    /// The typeface: a hash of the font's name, equal for the same font on every page.
+    pub face: u32,
+}
+
+impl FontStyle {
+    /// The style of the font `name` whose descriptor hangs off `d`.
+    fn of(doc: &Document, name: &str, d: &Dict) -> FontStyle {
+        FontStyle {
+            bold: is_bold(doc, name, d),
+            italic: is_italic(doc, name, d),
+            smallcaps: is_smallcaps(name),
+            mono: is_mono(doc, name, d),
+            face: face_of(name),
+        }
+    }
+}
+
 /// A font ready for decoding.
 #[derive(Clone, Debug)]
 pub struct Font {
     /// Base font name (subset prefix removed).
     pub name: String,
-    /// Whether the font is bold (by name, weight or flags).
-    pub bold: bool,
-    /// Whether the font is italic or slanted (by name, flags or italic angle).
-    pub italic: bool,
-    /// Whether the font sets small capitals (by name: CMCSC, EC's ECCC, "Caps", "SC").
-    pub smallcaps: bool,
-    /// Whether the font is monospaced (by name or the FixedPitch flag): code, not headings.
-    pub mono: bool,
-    /// The typeface: a hash of the font's name, equal for the same font on every page.
-    pub face: u32,
+    /// Bold, italic, small capitals, monospace, typeface.
+    pub style: FontStyle,
     cid: bool,
     codespace: Vec<(usize, u32, u32)>,
     to_unicode: Option<CMap>,
@@ -220,11 +241,7 @@ impl Font {
     pub fn fallback() -> Font {
         Font {
             name: "Helvetica".into(),
-            bold: false,
-            italic: false,
-            smallcaps: false,
-            mono: false,
-            face: 0,
+            style: FontStyle::default(),
             cid: false,
             codespace: Vec::new(),
             to_unicode: None,
@@ -257,8 +274,6 @@ impl Font {
 
         let mut font = Font::fallback();
         font.name = name.clone();
-        font.smallcaps = is_smallcaps(&name);
-        font.face = face_of(&name);
         font.to_unicode = to_unicode;
 
         if subtype == b"Type0" {
@@ -294,20 +309,14 @@ impl Font {
                 if let Obj::Array(w) = desc.get(b"W").map(|o| doc.resolve(o)).unwrap_or(Obj::Null) {
                     parse_cid_widths(doc, &w, &mut font.widths);
                 }
-                font.bold = is_bold(doc, &name, &desc);
-                font.italic = is_italic(doc, &name, &desc);
-                font.mono = is_mono(doc, &name, &desc);
+                font.style = FontStyle::of(doc, &name, &desc);
             } else {
-                font.bold = is_bold(doc, &name, d);
-                font.italic = is_italic(doc, &name, d);
-                font.mono = is_mono(doc, &name, d);
+                font.style = FontStyle::of(doc, &name, d);
             }
             return font;
         }
 
-        font.bold = is_bold(doc, &name, d);
-        font.italic = is_italic(doc, &name, d);
-        font.mono = is_mono(doc, &name, d);
+        font.style = FontStyle::of(doc, &name, d);
         let lname = name.to_ascii_lowercase();
         let symbolic = lname.contains("symbol");
         let mut base = if symbolic {
@@ -401,7 +410,7 @@ impl Font {
                 .and_then(|o| doc.resolve(o).as_f64())
         });
         if font.widths.is_empty() {
-            font.family = Some(family_of(&name, font.bold));
+            font.family = Some(family_of(&name, font.style.bold));
         } else {
             font.family = None;
             font.default_width = missing.unwrap_or_else(|| {

@@ -2,7 +2,7 @@
 
 use super::headings::{caps, has_leaders, numbering, run_in, Numbering};
 use super::join_line;
-use super::segments::{count_chars, OLine, Seg};
+use super::segments::{count_chars, OLine, RunStyle, Seg};
 use crate::Kind;
 use mitra_plugin_sdk::text::is_caption_start;
 
@@ -148,7 +148,7 @@ fn is_code<'a>(rows: impl IntoIterator<Item = &'a OLine>) -> bool {
     let (mut mono, mut total) = (0usize, 0usize);
     for s in rows.into_iter().flat_map(|r| &r.styles) {
         total += s.chars;
-        if s.mono {
+        if s.style.mono {
             mono += s.chars;
         }
     }
@@ -218,6 +218,11 @@ fn has_word(text: &str) -> bool {
             .any(|w| w.chars().count() >= 4)
 }
 
+/// Whether a run is set in another typeface than the body's, and not a monospaced one.
+fn other_than_body(s: &RunStyle, st: &Stats) -> bool {
+    s.style.face != st.body_face && !s.style.mono
+}
+
 /// A numbered line whose title is set in another typeface than the body's (not a monospaced
 /// one): "2.1 bfhcolors" in a slab face over a rounded body face.
 fn other_face(l: &OLine, st: &Stats) -> bool {
@@ -225,7 +230,7 @@ fn other_face(l: &OLine, st: &Stats) -> bool {
     let (mut chars, mut other) = (0usize, 0usize);
     for s in title {
         chars += s.chars;
-        if s.face != st.body_face && !s.mono {
+        if other_than_body(s, st) {
             other += s.chars;
         }
     }
@@ -242,7 +247,7 @@ fn emphasis_head(lines: &[OLine], i: usize, st: &Stats, bbox: &[f64; 4]) -> bool
     let styled: usize = l
         .styles
         .iter()
-        .filter(|s| s.italic || s.smallcaps || (s.face != st.body_face && !s.mono))
+        .filter(|s| s.style.italic || s.style.smallcaps || other_than_body(s, st))
         .map(|s| s.chars)
         .sum();
     if l.segs.len() != 1
@@ -340,7 +345,7 @@ pub(super) fn blocks_of_page(
             // A bold number before a short upright title that stops short of the margin
             // ("**1.2.1** 推荐系统研究现状"): CJK theses set titles in the body face.
             // Numbered exercises ("3. 计算…") end their number with a full stop; sections not.
-            let bold_number = l.styles.first().is_some_and(|s| s.bold && s.number)
+            let bold_number = l.styles.first().is_some_and(|s| s.style.bold && s.number)
                 && l.text
                     .split_whitespace()
                     .next()

@@ -139,8 +139,8 @@ pub(super) fn run_in(first: &OLine, text: &str) -> Option<(String, String)> {
 
 /// Characters of a bold start followed by regular text; 0 when there is none.
 fn bold_prefix(styles: &[RunStyle]) -> usize {
-    let n = styles.iter().take_while(|s| s.bold).count();
-    if !mostly_plain(&styles[n..], |s| s.bold) {
+    let n = styles.iter().take_while(|s| s.style.bold).count();
+    if !mostly_plain(&styles[n..], |s| s.style.bold) {
         return 0;
     }
     styles[..n].iter().map(|s| s.chars).sum()
@@ -158,7 +158,7 @@ fn mostly_plain(rest: &[RunStyle], styled: impl Fn(&RunStyle) -> bool) -> bool {
 /// Characters of a start in italic, small capitals or bold, after an optional upright number,
 /// followed by upright regular text; 0 when there is none.
 fn emphasis_prefix(styles: &[RunStyle]) -> usize {
-    let emph = |s: &RunStyle| s.italic || s.smallcaps || s.bold;
+    let emph = |s: &RunStyle| s.style.italic || s.style.smallcaps || s.style.bold;
     let (mut chars, mut seen) = (0usize, false);
     for (i, s) in styles.iter().enumerate() {
         if emph(s) {
@@ -349,15 +349,17 @@ pub(super) fn levels(heads: &[HeadingInfo]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fonts::FontStyle;
 
     fn style(chars: usize, bold: bool, italic: bool, smallcaps: bool, number: bool) -> RunStyle {
         RunStyle {
             chars,
-            bold,
-            italic,
-            smallcaps,
-            mono: false,
-            face: 0,
+            style: FontStyle {
+                bold,
+                italic,
+                smallcaps,
+                ..FontStyle::default()
+            },
             number,
         }
     }

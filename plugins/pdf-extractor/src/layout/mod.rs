@@ -102,7 +102,7 @@ pub fn layout(pages: &[PageText]) -> Vec<(u32, Vec<LBlock>)> {
         for (i, s) in p.segs.iter().enumerate() {
             if !p.furniture.contains_key(&i) {
                 for r in &s.styles {
-                    *faces.entry(r.face).or_default() += r.chars;
+                    *faces.entry(r.style.face).or_default() += r.chars;
                 }
             }
         }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::content::Run;
+use crate::fonts::FontStyle;
 
 /// A horizontal piece of one baseline, separated from its neighbours by wide gaps.
 #[derive(Clone, Debug)]
@@ -36,17 +37,12 @@ impl Seg {
     }
 }
 
-/// The style of one text run: what run-in heading detection reads.
+/// One text run as heading, code and run-in detection read it: its font style and length.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct RunStyle {
     /// Non-space characters.
     pub(super) chars: usize,
-    pub(super) bold: bool,
-    pub(super) italic: bool,
-    pub(super) smallcaps: bool,
-    pub(super) mono: bool,
-    /// The typeface (see [`crate::fonts::Font::face`]).
-    pub(super) face: u32,
+    pub(super) style: FontStyle,
     /// A short run of digits, capitals and full stops ("9.2.", "IV.", "A"): a section number.
     pub(super) number: bool,
 }
@@ -326,23 +322,19 @@ fn make_seg(runs: &[Run], g: &[usize], line: usize) -> Seg {
         if n > 0 {
             styles.push(RunStyle {
                 chars: n,
-                bold: r.bold,
-                italic: r.italic,
-                smallcaps: r.smallcaps,
-                mono: r.mono,
-                face: r.face,
+                style: r.style,
                 number: r.text.trim().len() <= 8
                     && r.text.chars().all(|c| {
                         c.is_ascii_alphanumeric() && !c.is_ascii_lowercase() || ". ".contains(c)
                     }),
             });
         }
-        if r.italic {
+        if r.style.italic {
             italic_chars += n;
         }
         *size_w.entry((r.size * 10.0).round() as i64).or_default() += n;
         total += n;
-        if r.bold {
+        if r.style.bold {
             bold_chars += n;
         }
         if n > best {
@@ -388,11 +380,10 @@ mod tests {
             x1,
             y: 700.0,
             size: 10.0,
-            bold: false,
-            italic: false,
-            smallcaps: false,
-            mono: false,
-            face: 1,
+            style: FontStyle {
+                face: 1,
+                ..FontStyle::default()
+            },
             text: text.into(),
         }
     }
