@@ -1,6 +1,6 @@
 //! Block classification: paragraphs as headings, captions, tables, footnotes, equations or body.
 
-use super::headings::{caps, has_leaders, numbering, run_in, Numbering};
+use super::headings::{caps, has_leaders, has_letters, numbering, run_in, Numbering};
 use super::join_line;
 use super::segments::{count_chars, OLine, RunStyle, Seg};
 use crate::Kind;
@@ -212,10 +212,24 @@ fn in_paragraph(text: &str) -> bool {
 /// Whether a line has a word of four letters (not only symbols and single-letter variables),
 /// no equals sign and no comma: a title, not mathematics nor a sentence or a list of names.
 fn has_word(text: &str) -> bool {
-    !text.contains(['=', ',', '，', '。', '、'])
-        && text
-            .split(|c: char| !c.is_alphabetic())
-            .any(|w| w.chars().count() >= 4)
+    !text.contains(['=', ',', '，', '。', '、']) && has_letters(text, 4)
+}
+
+/// A short line (60 characters) without the punctuation that ends a sentence or a list item.
+fn short_open(l: &OLine) -> bool {
+    count_chars(&l.text) <= 60 && !l.text.trim_end().ends_with(['.', ':', ',', ';'])
+}
+
+/// Whether line `i` has space above it and below it (or a region edge): set apart from the
+/// lines around it by more than the body's leading.
+fn spaced(lines: &[OLine], i: usize, st: &Stats) -> (bool, bool) {
+    let l = &lines[i];
+    let scale = st.pitch * (l.size / st.body_size);
+    let above = i == 0 || lines[i - 1].region != l.region || lines[i - 1].y - l.y >= 1.35 * scale;
+    let below = i + 1 >= lines.len()
+        || lines[i + 1].region != l.region
+        || l.y - lines[i + 1].y >= 1.2 * scale;
+    (above, below)
 }
 
 /// Whether a run is set in another typeface than the body's, and not a monospaced one.
@@ -251,7 +265,7 @@ fn emphasis_head(lines: &[OLine], i: usize, st: &Stats, bbox: &[f64; 4]) -> bool
         .map(|s| s.chars)
         .sum();
     if l.segs.len() != 1
-        || !(4..=60).contains(&chars)
+        || chars < 4
         || styled * 10 < chars * 9
         || l.text.split_whitespace().count() > 10
         || !l.text.chars().next().is_some_and(char::is_alphanumeric)
@@ -259,7 +273,7 @@ fn emphasis_head(lines: &[OLine], i: usize, st: &Stats, bbox: &[f64; 4]) -> bool
         || l.size < 0.85 * st.body_size
         || l.size > 1.12 * st.body_size
         || l.y < bbox[1] + 0.1 * (bbox[3] - bbox[1])
-        || l.text.trim_end().ends_with(['.', ':', ',', ';'])
+        || !short_open(l)
         || is_caption_start(&l.text)
         || !l
             .text
@@ -269,14 +283,11 @@ fn emphasis_head(lines: &[OLine], i: usize, st: &Stats, bbox: &[f64; 4]) -> bool
     {
         return false;
     }
-    let scale = st.pitch * (l.size / st.body_size);
-    let gap_above =
-        i == 0 || lines[i - 1].region != l.region || lines[i - 1].y - l.y >= 1.35 * scale;
     let Some(next) = lines.get(i + 1).filter(|n| n.region == l.region) else {
         return false;
     };
     let body_next = next.size >= 0.95 * st.body_size && !next.italic && !next.bold;
-    gap_above && l.y - next.y >= 1.2 * scale && body_next
+    spaced(lines, i, st) == (true, true) && body_next
 }
 
 pub(super) fn blocks_of_page(
@@ -331,16 +342,7 @@ pub(super) fn blocks_of_page(
             let toc = toc_line[i];
             // Set in the body's font but standing alone: space above and below, short,
             // without the punctuation that ends a sentence or a list item.
-            let scale = st.pitch * (l.size / st.body_size);
-            let gap_above =
-                i == 0 || lines[i - 1].region != l.region || lines[i - 1].y - l.y >= 1.35 * scale;
-            let gap_below = i + 1 >= n
-                || lines[i + 1].region != l.region
-                || l.y - lines[i + 1].y >= 1.2 * scale;
-            let alone = gap_above
-                && gap_below
-                && count_chars(&l.text) <= 60
-                && !l.text.trim_end().ends_with(['.', ':', ',', ';']);
+            let alone = spaced(lines, i, st) == (true, true) && short_open(l);
             let larger = l.size >= 1.05 * st.body_size;
             // A bold number before a short upright title that stops short of the margin
             // ("**1.2.1** 推荐系统研究现状"): CJK theses set titles in the body face.
@@ -367,9 +369,7 @@ pub(super) fn blocks_of_page(
                     || smaller
                     || alone
                     || bold_number
-                    || (other_face(l, st)
-                        && count_chars(&l.text) <= 60
-                        && !l.text.trim_end().ends_with(['.', ':', ',', ';']))
+                    || (other_face(l, st) && short_open(l))
                     || (l.italic && count_chars(&l.text) <= 80 && !l.text.ends_with('.')))
         })
         .collect();

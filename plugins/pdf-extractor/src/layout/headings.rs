@@ -99,6 +99,13 @@ pub(super) fn caps(text: &str) -> bool {
     letters >= 4 && up * 10 >= letters * 9
 }
 
+/// Whether `text` has a run of at least `n` letters: a word, not only numbers, symbols and
+/// single-letter variables.
+pub(super) fn has_letters(text: &str, n: usize) -> bool {
+    text.split(|c: char| !c.is_alphabetic())
+        .any(|w| w.chars().count() >= n)
+}
+
 /// Words that start bold run-in paragraphs that are not sections (theorem-like heads).
 const NOT_SECTIONS: &[&str] = &[
     "Theorem",
@@ -216,9 +223,7 @@ fn run_in_at(prefix: usize, emphasis: bool, text: &str) -> Option<(String, Strin
     let first_word = head.split_whitespace().next().unwrap_or("");
     let titled = !emphasis
         && words <= 8
-        && head
-            .split(|c: char| !c.is_alphabetic())
-            .any(|w| w.chars().count() >= 3)
+        && has_letters(head, 3)
         && head.ends_with(['.', '—', '–'])
         && first_word.chars().next().is_some_and(char::is_uppercase)
         && !NOT_SECTIONS
