@@ -75,9 +75,10 @@ pub fn layout(pages: &[PageText]) -> Vec<(u32, Vec<LBlock>)> {
         .collect();
     find_furniture(&mut ps);
 
-    // Body font size and boldness: the dominant size by characters.
+    // Body font size, boldness and typeface: the dominant ones by characters.
     let mut sizes: HashMap<i64, usize> = HashMap::new();
     let mut bold_at: HashMap<i64, usize> = HashMap::new();
+    let mut faces: HashMap<u32, usize> = HashMap::new();
     for p in &ps {
         for (i, s) in p.segs.iter().enumerate() {
             if p.furniture.contains_key(&i) {
@@ -88,6 +89,9 @@ pub fn layout(pages: &[PageText]) -> Vec<(u32, Vec<LBlock>)> {
             if s.bold {
                 *bold_at.entry(k).or_default() += s.chars;
             }
+            for r in &s.styles {
+                *faces.entry(r.style.face).or_default() += r.chars;
+            }
         }
     }
     let (bk, bn) = sizes
@@ -97,16 +101,6 @@ pub fn layout(pages: &[PageText]) -> Vec<(u32, Vec<LBlock>)> {
         .unwrap_or((20, 0));
     let body_size = (bk as f64 / 2.0).max(1.0);
     let body_bold = bold_at.get(&bk).copied().unwrap_or(0) * 2 > bn.max(1);
-    let mut faces: HashMap<u32, usize> = HashMap::new();
-    for p in &ps {
-        for (i, s) in p.segs.iter().enumerate() {
-            if !p.furniture.contains_key(&i) {
-                for r in &s.styles {
-                    *faces.entry(r.style.face).or_default() += r.chars;
-                }
-            }
-        }
-    }
     let body_face = faces
         .iter()
         .max_by_key(|(f, n)| (**n, **f))
