@@ -114,8 +114,9 @@ def on_pages(ws, page_words):
     return [i + 1 for i, pw in enumerate(page_words) if probe in pw]
 
 
-def chunk_measures(mitra, pairs, truth):
-    """Chunk pages and headings from `mitra plugins extract --chunks` (one process)."""
+def chunk_measures(mitra, pairs, truth_pages):
+    """Chunk pages and headings from `mitra plugins extract --chunks` (one process);
+    `truth_pages` holds each file's pdftotext pages as word strings (None where it failed)."""
     t = time.time()
     r = subprocess.run([mitra, "plugins", "extract", "--chunks"] + [str(p) for p, _ in pairs],
                        capture_output=True, text=True)
@@ -124,11 +125,10 @@ def chunk_measures(mitra, pairs, truth):
     kinds = collections.Counter()
     body, pathed = 0, 0
     lines = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
-    for line, pages in zip(lines, truth):
-        if "error" in line or pages is None:
+    for line, page_words in zip(lines, truth_pages):
+        if "error" in line or page_words is None:
             errors += 1
             continue
-        page_words = [" ".join(words(p)) for p in pages]
         chunks = line["chunks"]
         title = chunks[0]["heading"] if chunks else None
         for c in chunks:
@@ -185,6 +185,9 @@ def main():
     t = time.time()
     truth = [pdftotext_pages(p) for p, _ in pairs]
     t_pdftotext = time.time() - t
+    # Each page's words, once per file: the page measures of blocks and of chunks read them.
+    truth_pages = [None if pages is None else [" ".join(words(p)) for p in pages]
+                   for pages in truth]
     t = time.time()
     r = subprocess.run([a.harness], input=json.dumps([str(p) for p, _ in pairs]),
                        capture_output=True, text=True, check=True)
@@ -197,7 +200,7 @@ def main():
     heads = [0, 0, 0]
     kinds = collections.Counter()
     errors, pages_total, tables = 0, 0, []
-    for (pdf, src), pages, blocks in zip(pairs, truth, got):
+    for (pdf, src), pages, page_words, blocks in zip(pairs, truth, truth_pages, got):
         if isinstance(blocks, dict) or pages is None:
             errors += 1
             continue
@@ -217,7 +220,7 @@ def main():
         h, _, w = overlap(words(" ".join(ext)), truth_words)
         if w:
             content_recalls.append(h / w)
-        truth_pairs = collections.Counter(zip(words(" ".join(pages)), words(" ".join(pages))[1:]))
+        truth_pairs = collections.Counter(zip(truth_words, truth_words[1:]))
         agree = total = 0
         for kind, _, text in blocks:
             if kind in FURNITURE:
@@ -230,7 +233,6 @@ def main():
             order_files.append(agree / total)
             order_pooled[0] += agree
             order_pooled[1] += total
-        page_words = [" ".join(words(p)) for p in pages]
         for kind, page, text in blocks:
             kinds[kind] += 1
             if kind == "table" and len(tables) < 400:
@@ -238,8 +240,7 @@ def main():
             ws = words(text)
             if len(ws) < 5 or page is None:
                 continue
-            probe = " ".join(ws[:5])
-            where = [i + 1 for i, pw in enumerate(page_words) if probe in pw]
+            where = on_pages(ws[:5], page_words)
             if not where:
                 continue
             on_page[1] += 1
@@ -274,7 +275,7 @@ def main():
           f"process, native); pdftotext {pages_total / max(t_pdftotext, 1e-9):.1f} pages/s "
           f"({t_pdftotext:.1f} s, one process per file); {n} files")
     if a.mitra:
-        chunk_measures(a.mitra, pairs, truth)
+        chunk_measures(a.mitra, pairs, truth_pages)
     if a.tables_sample:
         pathlib.Path(a.tables_sample).write_text(json.dumps(tables, indent=1, ensure_ascii=False))
 
