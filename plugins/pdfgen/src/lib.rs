@@ -326,9 +326,15 @@ impl Page {
         self.raw(&ops)
     }
 
-    /// Appends raw content-stream operators (paths, colours, anything).
+    /// Appends raw content-stream operators (paths, colours, anything), ended by a newline
+    /// when they do not end in whitespace (so that the next item's first operator stays a
+    /// separate token).
     pub fn raw(&mut self, ops: &str) -> &mut Page {
-        self.items.push(Item::Raw(ops.to_string()));
+        let mut ops = ops.to_string();
+        if !ops.ends_with(char::is_whitespace) {
+            ops.push('\n');
+        }
+        self.items.push(Item::Raw(ops));
         self
     }
 

@@ -501,7 +501,7 @@ pub fn styled_headings_doc() -> (Vec<u8>, Vec<ExpectedBlock>) {
         "(\\264) 333 (e dans les notes d'analyse du groupe.)",
     ];
     p.raw(&format!(
-        "BT /F3 10 Tf {LEFT} {y} Td [{} {}] TJ ET\n",
+        "BT /F3 10 Tf {LEFT} {y} Td [{} {}] TJ ET",
         accented[0], accented[1]
     ));
     exp.push(ExpectedBlock::new(
