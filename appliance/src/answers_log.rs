@@ -44,6 +44,8 @@ pub fn abstention_name(a: Abstention) -> &'static str {
         Abstention::Gate => "gate",
         Abstention::Model => "model",
         Abstention::Uncited => "uncited",
+        Abstention::NotRelevant => "not_relevant",
+        Abstention::Unsupported => "unsupported",
     }
 }
 

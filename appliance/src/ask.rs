@@ -229,9 +229,22 @@ async fn generate(
             }
             crate::llm::Abstention::NoEvidence => " (no passage was found)",
             crate::llm::Abstention::Gate => " (the passages are not close enough to the question)",
+            crate::llm::Abstention::NotRelevant => {
+                " (no passage gives the requested fact, as the model judged them)"
+            }
+            crate::llm::Abstention::Unsupported => {
+                " (no sentence of the answer is supported by the passages it cites)"
+            }
             _ => "",
         };
         writeln!(out, "=> {}{why}", row.answer).map_err(io)?;
+    } else if row.unsupported > 0 {
+        writeln!(
+            out,
+            "=> {}\n   ({} sentence(s) not supported by the passages they cite were removed)",
+            row.answer, row.unsupported
+        )
+        .map_err(io)?;
     }
     for id in &row.citations {
         if let Some(r) = found.iter().find(|r| cell(r, 1) == id) {

@@ -112,6 +112,17 @@ pub struct LlmConfig {
     /// Record every answer in the `answers` Lance table (question, user, scope, answer,
     /// citations, evidence, model, versions).
     pub record_answers: bool,
+    /// Before generating, ask the model of each passage whether it gives the requested fact
+    /// (its yes/no log-odds); abstain when none does.
+    pub relevance_check: bool,
+    /// Log-odds of "yes" over "no" at or above which a passage is relevant.
+    pub min_relevance: f32,
+    /// After generating, ask the model of each sentence whether the passages it cites state
+    /// it; unsupported sentences are removed, and an answer with no supported cited sentence
+    /// becomes the abstention.
+    pub support_check: bool,
+    /// Log-odds of "yes" over "no" at or above which a sentence is supported.
+    pub min_support: f32,
     /// Keep generating past end-of-turn (benchmarks and tests of long generations only).
     pub ignore_eos: bool,
 }
@@ -135,6 +146,10 @@ impl Default for LlmConfig {
             uncited: Uncited::Abstain,
             min_similarity: 0.0,
             record_answers: false,
+            relevance_check: true,
+            min_relevance: 0.0,
+            support_check: true,
+            min_support: 0.0,
             ignore_eos: false,
         }
     }

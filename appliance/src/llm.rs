@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use mitra_llm::grounding::{self, Budget, Passage};
-use mitra_llm::{Event, LlmError, LoadOptions, Params, Worker, WorkerStatus};
+use mitra_llm::grounding::{Budget, Passage};
+use mitra_llm::{Checks, Event, LlmError, LoadOptions, Outcome, Params, Refusal, Worker, WorkerStatus};
 
 use crate::config::{Config, LlmConfig, Uncited};
 
@@ -157,6 +157,16 @@ impl Llm {
         }
     }
 
+    /// The checks around generation.
+    pub fn checks(&self) -> Checks {
+        Checks {
+            relevance: self.cfg.relevance_check,
+            min_relevance: self.cfg.min_relevance,
+            support: self.cfg.support_check,
+            min_support: self.cfg.min_support,
+        }
+    }
+
     fn budget(&self) -> Budget {
         Budget {
             context_tokens: self.cfg.context_tokens,
@@ -190,6 +200,10 @@ pub enum Abstention {
     Model,
     /// The model cited no given passage (`llm.uncited = "abstain"`).
     Uncited,
+    /// The relevance step found no passage giving the requested fact.
+    NotRelevant,
+    /// No cited sentence of the answer is supported by the passages it cites.
+    Unsupported,
 }
 
 /// One checked answer: the row of `answer()`.
@@ -209,6 +223,16 @@ pub struct AnswerRow {
     pub invalid_citations: usize,
     /// Chunk ids given to the model.
     pub evidence: Vec<String>,
+    /// Relevance log-odds of each evidence passage (empty when the step did not run).
+    pub relevance: Vec<f32>,
+    /// Evidence passages judged to give the requested fact.
+    pub relevant: Vec<String>,
+    /// Sentences of the model's answer removed as unsupported by what they cite.
+    pub unsupported: usize,
+    /// Each sentence of the model's answer: text, support log-odds, kept.
+    pub sentences: Vec<(String, Option<f32>, bool)>,
+    /// Milliseconds of the relevance and of the support step.
+    pub ms_checks: (f32, f32),
     /// The model's text before the checks.
     pub raw: String,
     /// `name sha256:…`.
@@ -234,6 +258,11 @@ fn abstain(llm: &Llm, ev: &Evidence, why: Abstention) -> AnswerRow {
         citations: Vec::new(),
         invalid_citations: 0,
         evidence: Vec::new(),
+        relevance: Vec::new(),
+        relevant: Vec::new(),
+        unsupported: 0,
+        sentences: Vec::new(),
+        ms_checks: (0.0, 0.0),
         raw: String::new(),
         model: llm.name(),
         chunks_version: ev.chunks_version,
@@ -248,15 +277,14 @@ fn abstain(llm: &Llm, ev: &Evidence, why: Abstention) -> AnswerRow {
 pub struct Pending {
     ticket: Option<mitra_llm::Ticket>,
     ready: Option<AnswerRow>,
-    used: usize,
     evidence: Evidence,
     uncited: Uncited,
     model: String,
     worker: Option<Arc<Worker>>,
 }
 
-/// Starts answering `question` over `ev`: the retrieval gate, then the prompt and generation on
-/// the worker (busy: [`LlmError::Busy`] at once).
+/// Starts answering `question` over `ev`: the retrieval gate, then the relevance step, the
+/// generation and the support step on the worker (busy: [`LlmError::Busy`] at once).
 pub fn submit(llm: &Llm, question: &str, ev: Evidence) -> Result<Pending, LlmError> {
     let gate = llm.cfg.min_similarity;
     let early = if ev.passages.is_empty() {
@@ -270,7 +298,6 @@ pub fn submit(llm: &Llm, question: &str, ev: Evidence) -> Result<Pending, LlmErr
         return Ok(Pending {
             ticket: None,
             ready: Some(abstain(llm, &ev, why)),
-            used: 0,
             evidence: ev,
             uncited: llm.cfg.uncited,
             model: llm.name(),
@@ -280,15 +307,24 @@ pub fn submit(llm: &Llm, question: &str, ev: Evidence) -> Result<Pending, LlmErr
     let worker = llm.worker()?;
     let q = question.to_string();
     let passages = ev.passages.clone();
-    let budget = llm.budget();
-    let ticket = worker.submit(
-        Box::new(move |engine| grounding::build(engine, &q, &passages, budget)),
-        llm.params(),
-    )?;
+    let (budget, params, checks) = (llm.budget(), llm.params(), llm.checks());
+    let ticket = worker.submit(Box::new(move |engine, ctl| {
+        mitra_llm::answer::answer(
+            engine,
+            &q,
+            &passages,
+            budget,
+            &params,
+            checks,
+            mitra_llm::answer::Hooks {
+                cancelled: &|| ctl.cancelled(),
+                on_text: &mut |piece| ctl.text(piece),
+            },
+        )
+    }))?;
     Ok(Pending {
         ticket: Some(ticket),
         ready: None,
-        used: 0,
         evidence: ev,
         uncited: llm.cfg.uncited,
         model: llm.name(),
@@ -297,17 +333,17 @@ pub fn submit(llm: &Llm, question: &str, ev: Evidence) -> Result<Pending, LlmErr
 }
 
 impl Pending {
-    /// The next piece of the answer as it is generated; `None` at the end (then call `finish`).
+    /// The next piece of the answer as it is generated (before the support step removes any
+    /// sentence); `None` at the end (then call `finish`).
     pub async fn next_text(&mut self) -> Result<Option<String>, LlmError> {
         let Some(t) = self.ticket.as_mut() else {
             return Ok(None);
         };
         loop {
             match t.events.recv().await {
-                Some(Event::Prompt { passages, .. }) => self.used = passages,
                 Some(Event::Text(s)) => return Ok(Some(s)),
-                Some(Event::Done { text, stats }) => {
-                    self.ready = Some(self.checked(text, stats));
+                Some(Event::Done(outcome)) => {
+                    self.ready = Some(self.checked(*outcome));
                     self.ticket = None;
                     return Ok(None);
                 }
@@ -331,48 +367,73 @@ impl Pending {
             .ok_or_else(|| LlmError::Generation("no answer".into()))
     }
 
-    fn checked(&self, text: String, stats: mitra_llm::Stats) -> AnswerRow {
-        let evidence: Vec<String> = self.evidence.passages
-            [..self.used.min(self.evidence.passages.len())]
-            .iter()
-            .map(|p| p.chunk_id.clone())
-            .collect();
-        let c = grounding::check(&text, &evidence);
-        let (answer, abstained, abstention, grounded) = if c.abstained {
-            (
-                mitra_llm::ABSTENTION.to_string(),
-                true,
-                Abstention::Model,
-                false,
-            )
-        } else if c.citations.is_empty() {
-            match self.uncited {
-                Uncited::Abstain => (
-                    mitra_llm::ABSTENTION.to_string(),
-                    true,
-                    Abstention::Uncited,
-                    false,
-                ),
-                Uncited::Flag => (text.trim().to_string(), false, Abstention::No, false),
+    fn checked(&self, o: Outcome) -> AnswerRow {
+        let given = &self.evidence.passages[..o.used.min(self.evidence.passages.len())];
+        let evidence: Vec<String> = given.iter().map(|p| p.chunk_id.clone()).collect();
+        let id = |i: &usize| evidence.get(*i).cloned();
+        let mut citations: Vec<String> = Vec::new();
+        for s in o.sentences.iter().filter(|s| s.kept) {
+            for c in s.cites.iter().filter_map(id) {
+                if !citations.contains(&c) {
+                    citations.push(c);
+                }
             }
-        } else {
-            (text.trim().to_string(), false, Abstention::No, true)
+        }
+        let invalid = mitra_llm::grounding::check(
+            &o.raw,
+            &(1..=evidence.len()).map(|i| i.to_string()).collect::<Vec<_>>(),
+        )
+        .invalid;
+        let shown = o.answer();
+        let (answer, abstention, grounded) = match o.refusal {
+            None => (shown, Abstention::No, true),
+            Some(Refusal::Uncited) if self.uncited == Uncited::Flag => {
+                (o.raw.trim().to_string(), Abstention::No, false)
+            }
+            Some(r) => (
+                mitra_llm::ABSTENTION.to_string(),
+                match r {
+                    Refusal::NoEvidence => Abstention::NoEvidence,
+                    Refusal::NotRelevant => Abstention::NotRelevant,
+                    Refusal::Model => Abstention::Model,
+                    Refusal::Uncited => Abstention::Uncited,
+                    Refusal::Unsupported => Abstention::Unsupported,
+                },
+                false,
+            ),
         };
+        let abstained = abstention != Abstention::No;
+        let stats = o.stats.clone().unwrap_or(mitra_llm::Stats {
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            ms_prefill: 0.0,
+            ms_decode: 0.0,
+            stop: mitra_llm::Stop::EndOfTurn,
+        });
         AnswerRow {
             answer,
             abstained,
             abstention,
             grounded,
-            citations: c.citations,
-            invalid_citations: c.invalid,
+            citations: if abstained { Vec::new() } else { citations },
+            invalid_citations: invalid,
+            relevance: o.relevance.clone(),
+            relevant: o.relevant.iter().filter_map(id).collect(),
+            unsupported: o.unsupported(),
+            sentences: o
+                .sentences
+                .iter()
+                .map(|s| (s.text.clone(), s.support, s.kept))
+                .collect(),
+            ms_checks: (o.relevance_cost.1, o.support_cost.1),
             evidence,
-            raw: text,
+            raw: o.raw,
             model: match self.worker.as_ref().and_then(|w| w.status().model) {
                 Some(Ok(info)) => info.label(),
                 _ => self.model.clone(),
             },
             chunks_version: self.evidence.chunks_version,
-            prompt_tokens: stats.prompt_tokens,
+            prompt_tokens: stats.prompt_tokens + o.relevance_cost.0 + o.support_cost.0,
             completion_tokens: stats.completion_tokens,
             ms_prefill: stats.ms_prefill,
             ms_decode: stats.ms_decode,

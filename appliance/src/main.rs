@@ -122,6 +122,13 @@ enum Command {
         /// Passages per answer (`--answerer llm`).
         #[arg(long, default_value_t = 5)]
         answer_k: usize,
+        /// Only the questions of this part of the set (their `split` field: `tune`, `measure`).
+        #[arg(long)]
+        split: Option<String>,
+        /// Write one JSON line per question (`--answerer llm`): evidence, relevance scores, the
+        /// raw and the checked answer, support of each sentence, timings.
+        #[arg(long)]
+        traces: Option<PathBuf>,
     },
     /// Obtain and inspect encoder and language models (offline after the first fetch).
     Models {
@@ -571,7 +578,7 @@ async fn baseline_answers(
         threshold: abstain_below,
         top: 3,
     };
-    eval::answers::evaluate(&a, index.analyzer(), questions)
+    eval::answers::evaluate(&a, index.analyzer(), questions, None)
 }
 
 fn print_answers(qpath: &Path, answerer: &str, cfg: &Config, rep: &eval::answers::AnswerReport) {
@@ -587,7 +594,7 @@ fn print_answers(qpath: &Path, answerer: &str, cfg: &Config, rep: &eval::answers
         "retrieval-threshold baseline".to_string()
     };
     println!(
-        "answers ({}: {who}): {} questions, abstention accuracy {:.4}, answered when answerable {:.4}, abstained when unanswerable {:.4}, answered unanswerable {:.4}, key-point coverage {:.4}, citation precision {:.4}, cited answers {:.4}, {:.1} s per answer (max {:.1})",
+        "answers ({}: {who}): {} questions, abstention accuracy {:.4}, answered when answerable {:.4}, abstained when unanswerable {:.4}, answered unanswerable {:.4}, key-point coverage {:.4}, citation precision {:.4}, cited answers {:.4}, support rate {:.4}, shown sentences with an unsupported number {:.4}, {:.1} s per answer (max {:.1})",
         qpath.display(),
         rep.questions,
         rep.abstention_accuracy,
@@ -597,6 +604,8 @@ fn print_answers(qpath: &Path, answerer: &str, cfg: &Config, rep: &eval::answers
         rep.key_point_coverage,
         rep.citation_precision,
         rep.cited_answers,
+        rep.support_rate,
+        rep.shown_unsupported_numbers,
         rep.mean_seconds,
         rep.max_seconds
     );
@@ -755,6 +764,8 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             abstain_below,
             answerer,
             answer_k,
+            split,
+            traces,
         } => {
             init_logs("warn");
             if !matches!(answerer.as_str(), "baseline" | "llm") {
@@ -771,18 +782,44 @@ async fn run(cli: Cli) -> Result<(), AppError> {
             let Some(dataset) = dataset else {
                 // Answers on the configured store (e.g. the demo corpus).
                 let qpath = questions.expect("clap: --questions when no --dataset");
-                let qs = eval::answers::read_questions(&qpath)?;
+                let mut qs = eval::answers::read_questions(&qpath)?;
+                if let Some(part) = &split {
+                    qs.retain(|q| q.split.as_deref() == Some(part.as_str()));
+                    if qs.is_empty() {
+                        return Err(AppError::Config(format!(
+                            "no question of {} is in split {part:?}",
+                            qpath.display()
+                        )));
+                    }
+                }
                 let (store, mut index) = open_reader(&cfg).await?;
                 index.close_writer()?;
                 let analyzer = index.analyzer().clone();
                 let rep = if answerer == "llm" {
                     drop(store);
                     let ctx = sql::build_session(&cfg, Arc::new(index)).await?;
+                    let llm = mitra::llm::Llm::new(&cfg);
                     let a = eval::answers::LlmAnswerer {
                         ctx: &ctx,
+                        llm: &llm,
+                        data_dir: &cfg.data_dir,
                         k: answer_k,
                     };
-                    eval::answers::evaluate(&a, &analyzer, &qs)?
+                    let mut file = match &traces {
+                        Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
+                            |source| AppError::Io {
+                                context: format!("creating {}", p.display()),
+                                source,
+                            },
+                        )?)),
+                        None => None,
+                    };
+                    eval::answers::evaluate(
+                        &a,
+                        &analyzer,
+                        &qs,
+                        file.as_mut().map(|f| f as &mut dyn std::io::Write),
+                    )?
                 } else {
                     baseline_answers(&store, &index, abstain_below, &qs).await?
                 };

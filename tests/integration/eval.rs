@@ -203,7 +203,7 @@ async fn end_to_end_exact_values() {
         threshold: 0.01,
         top: 3,
     };
-    let rep = answers::evaluate(&answerer, index.analyzer(), &questions).unwrap();
+    let rep = answers::evaluate(&answerer, index.analyzer(), &questions, None).unwrap();
     assert_eq!(rep.questions, 3);
     assert!((rep.abstention_accuracy - 2.0 / 3.0).abs() < 1e-12);
     assert_eq!(rep.answered_when_answerable, 1.0);

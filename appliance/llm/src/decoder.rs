@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use candle_core::quantized::{gguf_file, QMatMul, QStorage, QTensor};
 use candle_core::{DType, Device, Module, Result, Tensor};
-use candle_nn::kv_cache::KvCache;
 use candle_nn::Embedding;
 use candle_transformers::quantized_nn::RmsNorm;
 
@@ -24,7 +23,50 @@ struct Layer {
     gate: QMatMul,
     up: QMatMul,
     down: QMatMul,
-    cache: KvCache,
+    cache: Kv,
+}
+
+/// One layer's keys and values: preallocated for the whole context, filled up to `len`. Feeding
+/// at a position below `len` overwrites from there, so a shared prompt prefix is computed once.
+struct Kv {
+    k: Option<Tensor>,
+    v: Option<Tensor>,
+    len: usize,
+    capacity: usize,
+}
+
+impl Kv {
+    fn new(capacity: usize) -> Kv {
+        Kv {
+            k: None,
+            v: None,
+            len: 0,
+            capacity,
+        }
+    }
+
+    /// Keeps the first `pos` positions, writes `k`, `v` (b × heads × s × d) after them and
+    /// returns the views of everything held.
+    fn put(&mut self, pos: usize, k: &Tensor, v: &Tensor) -> Result<(Tensor, Tensor)> {
+        if pos > self.len {
+            candle_core::bail!("position {pos} after the cached {} positions", self.len);
+        }
+        let s = k.dim(2)?;
+        let alloc = |t: &Tensor, cap: usize| {
+            let mut shape = t.dims().to_vec();
+            shape[2] = cap;
+            Tensor::zeros(shape, t.dtype(), t.device())
+        };
+        if self.k.is_none() {
+            self.k = Some(alloc(k, self.capacity)?);
+            self.v = Some(alloc(v, self.capacity)?);
+        }
+        let (ck, cv) = (self.k.as_mut().expect("k"), self.v.as_mut().expect("v"));
+        ck.slice_set(k, 2, pos)?;
+        cv.slice_set(v, 2, pos)?;
+        self.len = pos + s;
+        Ok((ck.narrow(2, 0, self.len)?, cv.narrow(2, 0, self.len)?))
+    }
 }
 
 /// The token embedding. On CPU it stays quantized and only the looked-up rows are dequantized
@@ -205,7 +247,7 @@ impl Decoder {
                 gate,
                 up,
                 down,
-                cache: KvCache::new(2, capacity),
+                cache: Kv::new(capacity),
             });
         }
         Ok(Decoder {
@@ -239,8 +281,8 @@ impl Decoder {
         }
     }
 
-    /// Logits of the last position after feeding `input` (1 × s) at `pos`; `pos == 0` starts a
-    /// new sequence.
+    /// Logits of the last position after feeding `input` (1 × s) at `pos`: the first `pos`
+    /// positions already in the cache are kept (`pos == 0` starts a new sequence).
     pub fn forward(&mut self, input: &Tensor, pos: usize) -> Result<Tensor> {
         let (b, s) = input.dims2()?;
         if pos + s > self.capacity {
@@ -282,10 +324,7 @@ impl Decoder {
                 (self.rope(&q, pos)?, self.rope(&k, pos)?, v)
             };
             let l = &mut self.layers[li];
-            if pos == 0 {
-                l.cache.reset();
-            }
-            let (k, v) = l.cache.append(&k, &v)?;
+            let (k, v) = l.cache.put(pos, &k, &v)?;
             let n = k.dim(2)?;
             // Heads kv·group + g share key/value head kv: (b, kvh, group·s, d) queries.
             let q = q.reshape((b, kvh, group * s, d))?;

@@ -126,6 +126,8 @@ pub struct Engine {
     add_bos: bool,
     device: Device,
     info: ModelInfo,
+    /// Tokens whose keys and values the cache holds (prefix reuse; empty when unknown).
+    cached: Vec<u32>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -209,6 +211,7 @@ impl Engine {
             bos,
             add_bos,
             device,
+            cached: Vec::new(),
             info: ModelInfo {
                 name: opts.name.clone(),
                 sha256,
@@ -275,6 +278,113 @@ impl Engine {
             .len())
     }
 
+    /// Forgets the cached prompt: the next prompt is fed from its first token. Called at the
+    /// start of every request, so a request's arithmetic never depends on the one before it.
+    pub fn forget(&mut self) {
+        self.cached.clear();
+        self.weights.reset();
+    }
+
+    /// Feeds `prompt` and returns the logits after its last token. The longest prefix shared
+    /// with the previous prompt of this request is not fed again (where the model keeps it).
+    pub fn prefill(&mut self, prompt: &[u32], cancelled: &dyn Fn() -> bool) -> Result<Tensor, LlmError> {
+        let n = prompt.len();
+        if n == 0 {
+            return Err(LlmError::Generation("empty prompt".into()));
+        }
+        if n >= self.info.context_length {
+            return Err(LlmError::PromptTooLong {
+                tokens: n,
+                budget: self.info.context_length.saturating_sub(1),
+            });
+        }
+        // At least the last token is fed, for its logits.
+        let mut pos = if self.weights.keeps_prefix() {
+            self.cached
+                .iter()
+                .zip(prompt)
+                .take_while(|(a, b)| a == b)
+                .count()
+                .min(n - 1)
+        } else {
+            0
+        };
+        if pos == 0 {
+            self.weights.reset();
+        }
+        self.cached.clear();
+        let mut logits = None;
+        while pos < n {
+            if cancelled() {
+                return Err(LlmError::Cancelled);
+            }
+            // Full chunks, then the remainder in falling powers of two (32, 16, … 1).
+            let left = n - pos;
+            let step = if left >= PREFILL_CHUNK {
+                PREFILL_CHUNK
+            } else {
+                1 << (usize::BITS - 1 - left.leading_zeros())
+            };
+            let input = Tensor::new(&prompt[pos..pos + step], &self.device)
+                .and_then(|t| t.unsqueeze(0))
+                .map_err(LlmError::gen)?;
+            logits = Some(self.weights.forward(&input, pos).map_err(LlmError::gen)?);
+            pos += step;
+        }
+        self.cached = prompt.to_vec();
+        logits.ok_or_else(|| LlmError::Generation("empty prompt".into()))
+    }
+
+    /// The model's verdict after `prompt` (which ends where the reply starts): the log-odds of
+    /// a reply opening with "Yes" over one opening with "No" (each summed over its spellings).
+    pub fn yes_no(&mut self, prompt: &[u32], cancelled: &dyn Fn() -> bool) -> Result<f32, LlmError> {
+        let logits = self
+            .prefill(prompt, cancelled)?
+            .squeeze(0)
+            .and_then(|l| l.to_dtype(DType::F32))
+            .and_then(|l| l.to_vec1::<f32>())
+            .map_err(LlmError::gen)?;
+        let (yes, no) = self.yes_no_ids()?;
+        let lse = |ids: &[u32]| {
+            let v: Vec<f32> = ids
+                .iter()
+                .filter_map(|&i| logits.get(i as usize).copied())
+                .collect();
+            let m = v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            m + v.iter().map(|x| (x - m).exp()).sum::<f32>().ln()
+        };
+        Ok(lse(&yes) - lse(&no))
+    }
+
+    /// Single-token spellings of "yes" and of "no" in this vocabulary.
+    fn yes_no_ids(&self) -> Result<(Vec<u32>, Vec<u32>), LlmError> {
+        let ids = |words: &[&str]| -> Result<Vec<u32>, LlmError> {
+            let mut out = Vec::new();
+            for w in words {
+                let enc = self
+                    .tokenizer
+                    .encode(*w, false)
+                    .map_err(|e| LlmError::Tokenizer(e.to_string()))?;
+                if let [one] = enc.get_ids() {
+                    if !out.contains(one) {
+                        out.push(*one);
+                    }
+                }
+            }
+            if out.is_empty() {
+                return Err(LlmError::Tokenizer(format!(
+                    "no single token spells {:?} in this vocabulary",
+                    words[0]
+                )));
+            }
+            Ok(out)
+        };
+        Ok((
+            ids(&["Yes", "yes", " Yes", " yes", "YES"])?,
+            ids(&["No", "no", " No", " no", "NO"])?,
+        ))
+    }
+
     /// Generates after `prompt`. `on_text` gets each new piece of decoded text and returns false
     /// to stop (the caller went away); `cancelled` is polled between forward passes.
     pub fn generate(
@@ -308,28 +418,9 @@ impl Engine {
             }
         };
         let mut sampler = LogitsProcessor::from_sampling(p.seed, sampling);
-        self.weights.reset();
         let t0 = Instant::now();
-        let mut pos = 0usize;
-        let mut logits = None;
         let n = prompt.len();
-        while pos < n {
-            if cancelled() {
-                return Err(LlmError::Cancelled);
-            }
-            // Full chunks, then the remainder in falling powers of two (32, 16, … 1).
-            let left = n - pos;
-            let step = if left >= PREFILL_CHUNK {
-                PREFILL_CHUNK
-            } else {
-                1 << (usize::BITS - 1 - left.leading_zeros())
-            };
-            let input = Tensor::new(&prompt[pos..pos + step], &self.device)
-                .and_then(|t| t.unsqueeze(0))
-                .map_err(LlmError::gen)?;
-            logits = Some(self.weights.forward(&input, pos).map_err(LlmError::gen)?);
-            pos += step;
-        }
+        let mut logits = Some(self.prefill(prompt, cancelled)?);
         let mut generated: Vec<u32> = Vec::new();
         let mut text = String::new();
         let mut ms_prefill = 0f32;
@@ -391,6 +482,8 @@ impl Engine {
                     .map_err(LlmError::gen)?,
             );
         }
+        // The cache also holds the fed answer tokens; only the prompt is remembered as reusable.
+        self.cached = prompt.to_vec();
         let final_text = self
             .tokenizer
             .decode(&generated, true)

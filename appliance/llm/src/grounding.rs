@@ -22,38 +22,82 @@ pub struct Passage {
     pub text: String,
 }
 
-/// The instruction given as the system message.
-pub const SYSTEM: &str = "You answer questions from physicists using only the numbered passages \
-you are given. Every sentence of your answer must cite the passage it comes from with its number \
-in square brackets, like [1] or [2][3]. Do not use anything you know that is not in the passages. \
-If the passages do not contain the answer, reply exactly: I don't know.";
+/// The system message of every step (relevance, answer, support): the steps share one prompt
+/// prefix, so its keys and values are computed once per answer.
+pub const SYSTEM: &str = "You help physicists with their collaboration's analysis notes. You \
+use only the numbered excerpts in the message, never outside knowledge. Excerpts may say the \
+same thing in other words than the question: match meaning, not wording. Follow the task at the \
+end of the message exactly.";
 
-fn passage_block(i: usize, p: &Passage, engine: &Engine) -> String {
-    let mut head = format!("[{}] (chunk {})", i + 1, p.chunk_id);
+/// Header line of one excerpt: its number, document title and section (no ids or page
+/// numbers, which the model would only copy or mistake for facts).
+fn excerpt_block(i: usize, p: &Passage, engine: &Engine) -> String {
+    let mut head = format!("[{}]", i + 1);
     if let Some(t) = p.title.as_deref().filter(|t| !t.is_empty()) {
         head.push_str(&format!(" {}", engine.neutralize(t)));
     }
     if let Some(h) = p.heading.as_deref().filter(|h| !h.is_empty()) {
-        head.push_str(&format!(" — {}", engine.neutralize(h)));
-    }
-    if let Some(pg) = p.page {
-        head.push_str(&format!(", p. {pg}"));
+        if p.title.as_deref() != Some(h) {
+            head.push_str(&format!(" — {}", engine.neutralize(h)));
+        }
     }
     format!("{head}\n{}\n\n", engine.neutralize(p.text.trim()))
 }
 
-/// The user message for `question` over `passages`.
-pub fn user_message(engine: &Engine, question: &str, passages: &[Passage]) -> String {
-    let mut s = String::from("Passages:\n\n");
+/// The shared part of every step's user message: the question, then the excerpts.
+pub fn shared_message(engine: &Engine, question: &str, passages: &[Passage]) -> String {
+    let mut s = format!(
+        "Question: {}\n\nExcerpts from the analysis notes:\n\n",
+        engine.neutralize(question.trim())
+    );
     for (i, p) in passages.iter().enumerate() {
-        s.push_str(&passage_block(i, p, engine));
+        s.push_str(&excerpt_block(i, p, engine));
+    }
+    s
+}
+
+/// The task of the relevance step for excerpt `i` (0-based).
+pub fn relevance_task(i: usize) -> String {
+    format!(
+        "Task: does excerpt [{n}] itself state the specific fact the question asks for (the \
+         requested number, name, list or reason, for the thing the question is about)? Answer No \
+         if it only mentions related topics or gives a similar fact about something else. Reply \
+         with Yes or No.",
+        n = i + 1
+    )
+}
+
+/// The task of the answer step; `relevant` are the 0-based excerpts the relevance step chose
+/// (empty when it did not run).
+pub fn answer_task(engine: &Engine, question: &str, relevant: &[usize]) -> String {
+    let mut s = format!("Task: answer the question: {}\n", engine.neutralize(question.trim()));
+    if !relevant.is_empty() {
+        let list: Vec<String> = relevant.iter().map(|i| format!("[{}]", i + 1)).collect();
+        s.push_str(&format!(
+            "The requested fact is in excerpt{} {}.\n",
+            if relevant.len() > 1 { "s" } else { "" },
+            list.join(", ")
+        ));
     }
     s.push_str(&format!(
-        "Question: {}\n\nAnswer from the passages only, citing them by number. If they do not \
-         contain the answer, reply exactly: {ABSTENTION}",
-        engine.neutralize(question.trim())
+        "Give the requested fact directly, with numbers and units as the excerpts write them, in \
+         one to three sentences. End every sentence with the number of the excerpt it comes \
+         from in square brackets, like [1]. Say {ABSTENTION} only when no excerpt gives the \
+         requested fact."
     ));
     s
+}
+
+/// The task of the support step: is `statement` stated by the excerpts `cited` (0-based)?
+pub fn support_task(engine: &Engine, statement: &str, cited: &[usize]) -> String {
+    let list: Vec<String> = cited.iter().map(|i| format!("[{}]", i + 1)).collect();
+    format!(
+        "Task: here is a statement: \"{}\"\nIs every fact in it (each number, name and claim) \
+         stated in excerpt{} {}? Reply with Yes or No.",
+        engine.neutralize(statement.trim()),
+        if cited.len() > 1 { "s" } else { "" },
+        list.join(", ")
+    )
 }
 
 /// Token budget of a prompt.
@@ -67,61 +111,205 @@ pub struct Budget {
     pub max_passage_tokens: usize,
 }
 
-/// Renders the grounded prompt with as many passages (in rank order) as fit the budget; returns
-/// its token ids and the number of passages used.
-pub fn build(
+/// Byte offsets just after each sentence end of `text` (`.`, `?`, `!` or a line break followed
+/// by white space, not after a decimal point or a common abbreviation).
+fn sentence_ends(text: &str) -> Vec<usize> {
+    const ABBREV: [&str; 14] = [
+        "e.g.", "i.e.", "etc.", "vs.", "approx.", "Fig.", "Figs.", "Eq.", "Eqs.", "Ref.", "Refs.",
+        "Sec.", "cf.", "al.",
+    ];
+    let mut ends = Vec::new();
+    let b = text.as_bytes();
+    for (i, c) in text.char_indices() {
+        let end = i + c.len_utf8();
+        let next_ws = b.get(end).is_none_or(|n| n.is_ascii_whitespace());
+        let is_end = match c {
+            '\n' => true,
+            '.' | '?' | '!' => {
+                next_ws && !ABBREV.iter().any(|a| text[..end].ends_with(a))
+                    // "No. 3", single initials ("J. Smith").
+                    && !text[..i].rsplit(|c: char| !c.is_alphanumeric()).next().is_some_and(|w| w.chars().count() == 1 && w.chars().all(char::is_uppercase))
+            }
+            _ => false,
+        };
+        if is_end {
+            ends.push(end);
+        }
+    }
+    ends
+}
+
+/// `text` cut to at most `max_tokens` tokens, at the last sentence end that keeps at least half
+/// of the allowance (else at the token limit, marked with "…").
+pub fn cut(engine: &Engine, text: &str, max_tokens: usize) -> Result<String, LlmError> {
+    let enc = engine
+        .tokenizer()
+        .encode(text, false)
+        .map_err(|e| LlmError::Tokenizer(e.to_string()))?;
+    if enc.len() <= max_tokens {
+        return Ok(text.to_string());
+    }
+    let limit = enc.get_offsets()[max_tokens].0;
+    let half = enc.get_offsets()[max_tokens / 2].0;
+    match sentence_ends(text)
+        .into_iter()
+        .rfind(|&e| e <= limit && e >= half)
+    {
+        Some(e) => Ok(text[..e].trim_end().to_string()),
+        None => Ok(format!("{} …", text[..limit].trim_end())),
+    }
+}
+
+/// The passages cut to the budget's passage length, as many as fit (in order) with the
+/// longest of the given `tails` after them; returns them and the tokens of the longest prompt.
+pub fn fit(
     engine: &Engine,
     question: &str,
     passages: &[Passage],
     budget: Budget,
-) -> Result<(Vec<u32>, usize), LlmError> {
+    tails: &[String],
+) -> Result<Vec<Passage>, LlmError> {
     let limit = budget
         .context_tokens
         .min(engine.info().context_length)
         .saturating_sub(budget.max_new_tokens);
-    let mut cut: Vec<Passage> = Vec::with_capacity(passages.len());
+    let mut cut_p: Vec<Passage> = Vec::with_capacity(passages.len());
     for p in passages {
         let mut p = p.clone();
-        let enc = engine
-            .tokenizer()
-            .encode(p.text.as_str(), false)
-            .map_err(|e| LlmError::Tokenizer(e.to_string()))?;
-        if enc.len() > budget.max_passage_tokens {
-            let end = enc.get_offsets()[budget.max_passage_tokens].0;
-            p.text = format!("{} …", &p.text[..end]);
-        }
-        cut.push(p);
+        p.text = cut(engine, &p.text, budget.max_passage_tokens)?;
+        cut_p.push(p);
     }
-    let render = |n: usize| -> Result<Vec<u32>, LlmError> {
-        let user = user_message(engine, question, &cut[..n]);
-        let text = engine.template().render_instruction(SYSTEM, &user)?;
-        engine.encode_prompt(&text)
+    let longest = |n: usize| -> Result<usize, LlmError> {
+        let shared = shared_message(engine, question, &cut_p[..n]);
+        let mut most = 0;
+        for t in tails {
+            most = most.max(render(engine, &shared, t)?.len());
+        }
+        Ok(most)
     };
-    // Estimate from per-passage counts, then confirm on the real rendering.
-    let base = render(0)?;
-    if base.len() > limit {
+    let base = longest(0)?;
+    if base > limit {
         return Err(LlmError::PromptTooLong {
-            tokens: base.len(),
+            tokens: base,
             budget: limit,
         });
     }
+    // Estimate from per-passage counts, then confirm on the real rendering.
     let mut n = 0;
-    let mut used = base.len();
-    for (i, p) in cut.iter().enumerate() {
-        let t = engine.count_tokens(&passage_block(i, p, engine))?;
+    let mut used = base;
+    for (i, p) in cut_p.iter().enumerate() {
+        let t = engine.count_tokens(&excerpt_block(i, p, engine))?;
         if used + t > limit {
             break;
         }
         used += t;
         n += 1;
     }
-    loop {
-        let ids = render(n)?;
-        if ids.len() <= limit || n == 0 {
-            return Ok((ids, n));
-        }
+    while n > 0 && longest(n)? > limit {
         n -= 1;
     }
+    cut_p.truncate(n);
+    Ok(cut_p)
+}
+
+/// Token ids of the prompt `shared` + `task`, ready for the reply.
+pub fn render(engine: &Engine, shared: &str, task: &str) -> Result<Vec<u32>, LlmError> {
+    let text = engine
+        .template()
+        .render_instruction(SYSTEM, &format!("{shared}{task}"))?;
+    engine.encode_prompt(&text)
+}
+
+/// One sentence of an answer with the citations at its end or inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sentence {
+    /// The sentence as written (with its citation marks).
+    pub text: String,
+    /// The sentence without its citation marks.
+    pub claim: String,
+}
+
+/// Splits an answer into sentences; citation marks that open a sentence ("… GeV. [1] The …")
+/// belong to the sentence before.
+pub fn sentences(answer: &str) -> Vec<Sentence> {
+    let mut out: Vec<String> = Vec::new();
+    let mut start = 0;
+    for end in sentence_ends(answer).into_iter().chain([answer.len()]) {
+        if end <= start {
+            continue;
+        }
+        let mut piece = &answer[start..end];
+        // Leading citation groups go to the previous sentence.
+        let lead = leading_citations(piece);
+        if lead > 0 && !out.is_empty() {
+            let last = out.last_mut().expect("a previous sentence");
+            last.push(' ');
+            last.push_str(piece[..lead].trim());
+            piece = &piece[lead..];
+        }
+        if !piece.trim().is_empty() {
+            out.push(piece.trim().to_string());
+        }
+        start = end;
+    }
+    out.into_iter()
+        .filter(|t| t.chars().any(char::is_alphanumeric))
+        .map(|text| Sentence {
+            claim: strip_citations(&text),
+            text,
+        })
+        .collect()
+}
+
+/// Bytes of citation groups (`[1]`, `[2, 3]`) and white space at the start of `s`.
+fn leading_citations(s: &str) -> usize {
+    let mut i = 0;
+    loop {
+        let rest = &s[i..];
+        let ws = rest.len() - rest.trim_start().len();
+        let r = rest.trim_start();
+        if r.starts_with('[') {
+            if let Some(close) = r.find(']') {
+                let inner = &r[1..close];
+                if !inner.is_empty() && inner.chars().all(|c| c.is_ascii_digit() || c == ',' || c == ' ') {
+                    i += ws + close + 1;
+                    // A full stop after the marks ("[1].") stays with them.
+                    if s[i..].starts_with('.') {
+                        i += 1;
+                    }
+                    continue;
+                }
+            }
+        }
+        return i;
+    }
+}
+
+/// `s` without bracketed citation marks of numbers.
+fn strip_citations(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        match after.find(']') {
+            Some(close)
+                if !after[..close].is_empty()
+                    && after[..close]
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || c == ',' || c == ' ') =>
+            {
+                out.push_str(&rest[..open]);
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push_str(&rest[..open + 1]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    let t = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    t.replace(" .", ".").replace(" ,", ",")
 }
 
 /// What an answer's citations and wording say, against the passages it was given.
@@ -236,6 +424,27 @@ mod tests {
         let c = check("No citation at all.", &ev());
         assert!(c.citations.is_empty() && c.invalid == 0);
         assert_eq!(check("[0] [4]", &ev()).invalid, 2);
+    }
+
+    #[test]
+    fn answers_split_into_sentences_with_their_citations() {
+        let s = sentences(
+            "The window is 110 < m < 150 GeV [1]. It follows from a resolution of 1.1–2.0%, e.g. in the barrel. [2][3] Fig. 3 shows it [2].\n- POWHEG [1]",
+        );
+        let texts: Vec<&str> = s.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "The window is 110 < m < 150 GeV [1].",
+                "It follows from a resolution of 1.1–2.0%, e.g. in the barrel. [2][3]",
+                "Fig. 3 shows it [2].",
+                "- POWHEG [1]",
+            ]
+        );
+        assert_eq!(s[1].claim, "It follows from a resolution of 1.1–2.0%, e.g. in the barrel.");
+        assert_eq!(s[0].claim, "The window is 110 < m < 150 GeV.");
+        assert!(sentences("  [1] ").is_empty());
+        assert_eq!(sentences("No full stop [1]")[0].claim, "No full stop");
     }
 
     #[test]

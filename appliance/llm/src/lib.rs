@@ -1,6 +1,7 @@
 //! Mitra's local generation: GGUF models on candle, their own tokenizer and chat template, one
-//! bounded worker thread, grounded prompts and citation checks.
+//! bounded worker thread, grounded prompts, relevance and support checks.
 
+pub mod answer;
 mod decoder;
 pub mod engine;
 mod error;
@@ -15,7 +16,8 @@ pub use engine::{Engine, LoadOptions, ModelInfo, Params, Stats, Stop};
 pub use error::LlmError;
 pub use grounding::{Budget, Checked, Passage, ABSTENTION};
 pub use template::{ChatTemplate, Message};
-pub use worker::{Event, PromptBuilder, State, Ticket, Worker, WorkerStatus};
+pub use answer::{Checks, Judged, Outcome, Refusal};
+pub use worker::{Control, Event, State, Task, Ticket, Worker, WorkerStatus};
 
 #[cfg(test)]
 mod parity_tests;

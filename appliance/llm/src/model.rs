@@ -155,6 +155,12 @@ impl Weights {
         }
     }
 
+    /// Whether a forward pass at a position inside the cached sequence keeps the positions
+    /// before it (Mitra's decoder), so a shared prompt prefix need not be fed again.
+    pub fn keeps_prefix(&self) -> bool {
+        matches!(self, Weights::Mitra(_))
+    }
+
     /// Drops cached attention state between requests, where the model allows it.
     pub fn reset(&mut self) {
         match self {

@@ -9,39 +9,45 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
-use crate::engine::{Engine, LoadOptions, ModelInfo, Params, Stats};
+use crate::answer::Outcome;
+use crate::engine::{Engine, LoadOptions, ModelInfo};
 use crate::LlmError;
 
-/// Builds the prompt on the worker, with the model's tokenizer and template at hand; returns the
-/// token ids and how many evidence passages it used.
-pub type PromptBuilder = Box<dyn FnOnce(&Engine) -> Result<(Vec<u32>, usize), LlmError> + Send>;
+/// A request's work, run on the worker thread with the model: it reports through [`Control`]
+/// and returns its result.
+pub type Task = Box<dyn FnOnce(&mut Engine, &Control<'_>) -> Result<Outcome, LlmError> + Send>;
 
-/// What a request hears back, in order: `Prompt`, any number of `Text`, then `Done` or `Failed`.
+/// What a request hears back, in order: any number of `Text`, then `Done` or `Failed`.
 #[derive(Debug)]
 pub enum Event {
-    /// The prompt was built: its token count and the passages it holds.
-    Prompt {
-        /// Prompt tokens.
-        tokens: usize,
-        /// Evidence passages that fit the budget.
-        passages: usize,
-    },
     /// A new piece of the answer.
     Text(String),
-    /// Generation ended.
-    Done {
-        /// The whole answer.
-        text: String,
-        /// Counts and timings.
-        stats: Stats,
-    },
+    /// The request ended.
+    Done(Box<Outcome>),
     /// The request failed.
     Failed(LlmError),
 }
 
+/// A running request as its task sees it.
+pub struct Control<'a> {
+    cancel: &'a AtomicBool,
+    events: &'a UnboundedSender<Event>,
+}
+
+impl Control<'_> {
+    /// Whether the caller cancelled or went away.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::SeqCst) || self.events.is_closed()
+    }
+
+    /// Streams a piece of text to the caller; false when the caller went away.
+    pub fn text(&self, piece: &str) -> bool {
+        self.events.send(Event::Text(piece.to_string())).is_ok()
+    }
+}
+
 struct Job {
-    build: PromptBuilder,
-    params: Params,
+    task: Task,
     cancel: Arc<AtomicBool>,
     events: UnboundedSender<Event>,
 }
@@ -158,12 +164,11 @@ impl Worker {
     }
 
     /// Queues a request, or refuses it at once when the queue is full ([`LlmError::Busy`]).
-    pub fn submit(&self, build: PromptBuilder, params: Params) -> Result<Ticket, LlmError> {
+    pub fn submit(&self, task: Task) -> Result<Ticket, LlmError> {
         let (etx, erx) = unbounded_channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let job = Job {
-            build,
-            params,
+            task,
             cancel: cancel.clone(),
             events: etx,
         };
@@ -276,27 +281,20 @@ fn run(path: PathBuf, opts: LoadOptions, rx: Receiver<Job>, sh: Arc<Shared>) {
         }
         set_state(&sh, State::Generating);
         let Job {
-            build,
-            params,
+            task,
             cancel,
             events,
         } = job;
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            let (ids, passages) = build(eng)?;
-            let _ = events.send(Event::Prompt {
-                tokens: ids.len(),
-                passages,
-            });
-            let gone = || cancel.load(Ordering::SeqCst) || events.is_closed();
-            eng.generate(&ids, &params, &gone, &mut |piece| {
-                events.send(Event::Text(piece.to_string())).is_ok()
-            })
-        }))
-        .unwrap_or_else(|_| Err(LlmError::Generation("internal error in the model".into())));
+        let ctl = Control {
+            cancel: &cancel,
+            events: &events,
+        };
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| task(eng, &ctl)))
+            .unwrap_or_else(|_| Err(LlmError::Generation("internal error in the model".into())));
         match outcome {
-            Ok((text, stats)) => {
+            Ok(done) => {
                 sh.served.fetch_add(1, Ordering::SeqCst);
-                let _ = events.send(Event::Done { text, stats });
+                let _ = events.send(Event::Done(Box::new(done)));
             }
             Err(LlmError::Cancelled) => {
                 sh.cancelled.fetch_add(1, Ordering::SeqCst);

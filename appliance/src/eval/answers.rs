@@ -36,6 +36,12 @@ pub struct Question {
     /// Documents that hold the answer (for citation precision).
     #[serde(default)]
     pub gold_docs: Vec<String>,
+    /// The analysis the asking session is scoped to (none: every readable analysis).
+    #[serde(default)]
+    pub analysis_id: Option<String>,
+    /// The part of the set the question belongs to (`tune`, `measure`), for `--split`.
+    #[serde(default)]
+    pub split: Option<String>,
 }
 
 fn yes() -> bool {
@@ -43,18 +49,24 @@ fn yes() -> bool {
 }
 
 /// An answer, or an abstention (`text` is `None`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Answer {
     /// The answer text; `None` when the system abstained.
     pub text: Option<String>,
     /// Chunk ids the answer cites.
     pub citations: Vec<String>,
+    /// Sentences the model wrote and sentences kept after the support check (answered or not).
+    pub sentences: (usize, usize),
+    /// Shown sentences, and those with a number that none of their cited passages has.
+    pub numbers: (usize, usize),
+    /// What happened, step by step (written to `--traces`).
+    pub trace: Option<serde_json::Value>,
 }
 
 /// Anything that answers questions.
 pub trait Answerer {
-    /// Answers one question.
-    fn answer(&self, question: &str) -> Result<Answer, AppError>;
+    /// Answers one question (inside the question's analysis when it names one).
+    fn answer(&self, question: &Question) -> Result<Answer, AppError>;
 }
 
 /// The trivial baseline: abstains when the best BM25 chunk scores below a threshold, otherwise
@@ -71,13 +83,10 @@ pub struct RetrievalThresholdAnswerer<'a> {
 }
 
 impl Answerer for RetrievalThresholdAnswerer<'_> {
-    fn answer(&self, question: &str) -> Result<Answer, AppError> {
-        let hits = self.index.search(question, self.top)?;
+    fn answer(&self, question: &Question) -> Result<Answer, AppError> {
+        let hits = self.index.search(&question.text, self.top)?;
         if hits.first().is_none_or(|h| h.score < self.threshold) {
-            return Ok(Answer {
-                text: None,
-                citations: vec![],
-            });
+            return Ok(Answer::default());
         }
         let text = hits
             .iter()
@@ -87,40 +96,136 @@ impl Answerer for RetrievalThresholdAnswerer<'_> {
         Ok(Answer {
             text: Some(text),
             citations: hits.into_iter().map(|h| h.chunk_id).collect(),
+            ..Default::default()
         })
     }
 }
 
-/// The grounded answers of the local language model, through `answer()` on a SQL session.
+/// The grounded answers of the local language model: the evidence of `answer()` (`hybrid()`
+/// inside the question's analysis, on a SQL session), then the same pipeline, whose every step
+/// is kept for the trace.
 pub struct LlmAnswerer<'a> {
     /// The session (the store, its retrieval and the configured model).
     pub ctx: &'a datafusion::prelude::SessionContext,
+    /// The language model.
+    pub llm: &'a crate::llm::Llm,
+    /// The store (passages are read from its `chunks`).
+    pub data_dir: &'a Path,
     /// Passages per question.
     pub k: usize,
 }
 
+/// Numbers written in `s` (digits with their decimal part), Unicode minus and superscripts
+/// normalised.
+fn numbers(s: &str) -> Vec<String> {
+    let s = normalize(s);
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in s.chars().chain([' ']) {
+        if c.is_ascii_digit() || (c == '.' && !cur.is_empty()) {
+            cur.push(c);
+        } else if !cur.is_empty() {
+            out.push(cur.trim_end_matches('.').to_string());
+            cur.clear();
+        }
+    }
+    out
+}
+
 impl Answerer for LlmAnswerer<'_> {
-    fn answer(&self, question: &str) -> Result<Answer, AppError> {
-        use arrow::array::{Array, AsArray};
+    fn answer(&self, question: &Question) -> Result<Answer, AppError> {
+        use arrow::array::AsArray;
+        let lit = |s: &str| format!("'{}'", s.replace('\'', "''"));
+        let scope = question
+            .analysis_id
+            .as_deref()
+            .map_or(String::new(), |a| format!(", {}", lit(a)));
         let sql = format!(
-            "SELECT answer, abstained, citations FROM answer('{}', {})",
-            question.replace('\'', "''"),
+            "SELECT chunk_id FROM hybrid({}, {}{scope}) ORDER BY rank",
+            lit(&question.text),
             self.k
         );
-        let run = async { self.ctx.sql(&sql).await?.collect().await };
-        let batches =
+        let run = async {
+            let batches = self.ctx.sql(&sql).await?.collect().await?;
+            let ids: Vec<String> = batches
+                .iter()
+                .flat_map(|b| {
+                    let c = b.column(0).as_string::<i32>();
+                    (0..b.num_rows()).map(|i| c.value(i).to_string()).collect::<Vec<_>>()
+                })
+                .collect();
+            let (passages, version) = crate::sql::answer_fn::read_passages(self.data_dir, &ids)
+                .await
+                .map_err(|e| AppError::Config(format!("reading the evidence: {e}")))?;
+            let ev = crate::llm::Evidence {
+                passages: passages.clone(),
+                best_similarity: None,
+                chunks_version: Some(version),
+            };
+            let row = crate::llm::submit(self.llm, &question.text, ev)
+                .map_err(|e| AppError::Config(format!("language model: {e}")))?
+                .finish()
+                .await
+                .map_err(|e| AppError::Config(format!("language model: {e}")))?;
+            Ok::<_, AppError>((row, passages))
+        };
+        let (row, passages) =
             tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(run))?;
-        let b = batches
-            .first()
-            .ok_or_else(|| AppError::Config("answer() returned no row".into()))?;
-        let abstained = b.column(1).as_boolean().value(0);
-        let cites = b.column(2).as_list::<i32>().value(0);
-        let cites = cites.as_string::<i32>();
+        let text_of = |id: &str| {
+            passages
+                .iter()
+                .find(|p| p.chunk_id == id)
+                .map_or("", |p| p.text.as_str())
+        };
+        // Shown sentences with a number none of their cited passages writes.
+        let mut shown = 0;
+        let mut bad_numbers = 0;
+        if !row.abstained {
+            let ids: Vec<String> = (1..=row.evidence.len()).map(|i| i.to_string()).collect();
+            for (text, _, kept) in row.sentences.iter().filter(|s| s.2) {
+                let _ = kept;
+                shown += 1;
+                let cited: String = mitra_llm::grounding::check(text, &ids)
+                    .citations
+                    .iter()
+                    .filter_map(|n| n.parse::<usize>().ok())
+                    .filter_map(|n| row.evidence.get(n - 1))
+                    .map(|id| normalize(text_of(id)))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let claim = mitra_llm::grounding::sentences(text)
+                    .first()
+                    .map_or(text.clone(), |s| s.claim.clone());
+                if numbers(&claim).iter().any(|n| !has_number(&cited, n)) {
+                    bad_numbers += 1;
+                }
+            }
+        }
+        let kept = row.sentences.iter().filter(|s| s.2).count();
+        let trace = serde_json::json!({
+            "id": question.id,
+            "question": question.text,
+            "analysis_id": question.analysis_id,
+            "answerable": question.answerable,
+            "evidence": row.evidence,
+            "relevance": row.relevance,
+            "relevant": row.relevant,
+            "raw": row.raw,
+            "sentences": row.sentences.iter().map(|(t, s, k)| serde_json::json!({"text": t, "support": s, "kept": k})).collect::<Vec<_>>(),
+            "answer": row.answer,
+            "abstained": row.abstained,
+            "abstention": crate::answers_log::abstention_name(row.abstention),
+            "citations": row.citations,
+            "prompt_tokens": row.prompt_tokens,
+            "completion_tokens": row.completion_tokens,
+            "ms": {"relevance": row.ms_checks.0, "prefill": row.ms_prefill, "decode": row.ms_decode, "support": row.ms_checks.1},
+        });
         Ok(Answer {
-            text: (!abstained).then(|| b.column(0).as_string::<i32>().value(0).to_string()),
-            citations: (0..cites.len())
-                .map(|i| cites.value(i).to_string())
-                .collect(),
+            text: (!row.abstained).then(|| row.answer.clone()),
+            citations: row.citations.clone(),
+            sentences: (row.sentences.len(), kept),
+            numbers: (shown, bad_numbers),
+            trace: Some(trace),
         })
     }
 }
@@ -150,6 +255,11 @@ pub struct AnswerReport {
     pub mean_seconds: f64,
     /// Slowest answer, seconds.
     pub max_seconds: f64,
+    /// Sentences the model wrote that the support check kept, over all it wrote.
+    pub support_rate: f64,
+    /// Shown sentences with a number that none of the passages they cite writes, over all
+    /// shown sentences (an independent check of what is shown).
+    pub shown_unsupported_numbers: f64,
 }
 
 /// Answer text normalised for matching: Unicode minus and superscripts to ASCII, `×` to `x`.
@@ -236,6 +346,7 @@ pub fn evaluate(
     answerer: &dyn Answerer,
     analyzer: &PhysicsAnalyzer,
     questions: &[Question],
+    mut traces: Option<&mut dyn std::io::Write>,
 ) -> Result<AnswerReport, AppError> {
     let mut r = AnswerReport {
         questions: questions.len(),
@@ -245,10 +356,27 @@ pub fn evaluate(
     let (mut cov_sum, mut cov_n) = (0.0, 0);
     let (mut precise, mut cited_n, mut answered, mut with_cites) = (0usize, 0usize, 0usize, 0usize);
     let (mut secs, mut max_secs) = (0.0f64, 0.0f64);
+    let (mut written, mut kept, mut shown, mut bad_numbers) = (0usize, 0usize, 0usize, 0usize);
     for q in questions {
         let t = std::time::Instant::now();
-        let a = answerer.answer(&q.text)?;
+        let a = answerer.answer(q)?;
         let took = t.elapsed().as_secs_f64();
+        written += a.sentences.0;
+        kept += a.sentences.1;
+        shown += a.numbers.0;
+        bad_numbers += a.numbers.1;
+        if let (Some(w), Some(tr)) = (traces.as_mut(), &a.trace) {
+            let mut tr = tr.clone();
+            tr["seconds"] = serde_json::json!(took);
+            if let Some(text) = &a.text {
+                tr["key_point_coverage"] =
+                    serde_json::json!(coverage(analyzer, text, &q.key_points));
+            }
+            writeln!(w, "{tr}").map_err(|source| AppError::Io {
+                context: "writing the traces".into(),
+                source,
+            })?;
+        }
         secs += took;
         max_secs = max_secs.max(took);
         if a.text.is_some() {
@@ -302,5 +430,7 @@ pub fn evaluate(
         secs / questions.len() as f64
     };
     r.max_seconds = max_secs;
+    r.support_rate = frac(kept, written);
+    r.shown_unsupported_numbers = frac(bad_numbers, shown);
     Ok(r)
 }

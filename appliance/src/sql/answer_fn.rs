@@ -54,6 +54,8 @@ fn answer_fields() -> Fields {
         Field::new("completion_tokens", DataType::Int64, false),
         Field::new("ms_prefill", DataType::Float32, false),
         Field::new("ms_decode", DataType::Float32, false),
+        Field::new("relevant", text_list(), false),
+        Field::new("unsupported", DataType::Int64, false),
     ])
 }
 
@@ -79,6 +81,8 @@ fn columns(r: &AnswerRow) -> Vec<ArrayRef> {
         Arc::new(Int64Array::from(vec![r.completion_tokens as i64])),
         Arc::new(Float32Array::from(vec![r.ms_prefill])),
         Arc::new(Float32Array::from(vec![r.ms_decode])),
+        list(&r.relevant),
+        Arc::new(Int64Array::from(vec![r.unsupported as i64])),
     ]
 }
 
@@ -101,7 +105,7 @@ fn asker(session_cfg: &datafusion::prelude::SessionConfig, scope: Option<Vec<Str
 }
 
 /// The chunks `ids` (text, heading, page, document title) and the `chunks` version read.
-async fn read_passages(
+pub async fn read_passages(
     data_dir: &std::path::Path,
     ids: &[String],
 ) -> std::result::Result<(Vec<Passage>, u64), crate::store::StoreError> {

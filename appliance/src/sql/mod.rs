@@ -1,7 +1,7 @@
 //! The DataFusion session: Lance tables, retrieval table functions, Postgres catalog emulation.
 
 mod abstracts_fn;
-mod answer_fn;
+pub mod answer_fn;
 mod args;
 mod bm25_fn;
 mod dense_fn;

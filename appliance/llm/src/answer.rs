@@ -1,0 +1,239 @@
+//! The answer pipeline on one model: relevance of each passage, the answer, then support of
+//! each sentence by the passages it cites; all steps share one prompt prefix.
+
+use std::time::Instant;
+
+use crate::engine::{Engine, Params, Stats};
+use crate::grounding::{self, Budget, Passage};
+use crate::LlmError;
+
+/// Which checks run, and their thresholds (log-odds of "Yes" over "No").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Checks {
+    /// Judge each passage before generating; abstain when none gives the requested fact.
+    pub relevance: bool,
+    /// A passage is relevant at or above this log-odds.
+    pub min_relevance: f32,
+    /// Judge each answer sentence against the passages it cites; drop unsupported ones.
+    pub support: bool,
+    /// A sentence is supported at or above this log-odds.
+    pub min_support: f32,
+}
+
+impl Default for Checks {
+    fn default() -> Self {
+        Checks {
+            relevance: true,
+            min_relevance: 0.0,
+            support: true,
+            min_support: 0.0,
+        }
+    }
+}
+
+/// Why the pipeline gave no answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// No passage fits the prompt or was given.
+    NoEvidence,
+    /// The relevance step found no passage giving the requested fact.
+    NotRelevant,
+    /// The model replied with the abstention.
+    Model,
+    /// No sentence cites a given passage.
+    Uncited,
+    /// No cited sentence is supported by the passages it cites.
+    Unsupported,
+}
+
+/// One sentence of the model's answer, judged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judged {
+    /// The sentence as the model wrote it.
+    pub text: String,
+    /// The passages (0-based, into the given ones) it cites.
+    pub cites: Vec<usize>,
+    /// Support log-odds against the cited passages (`None`: not judged).
+    pub support: Option<f32>,
+    /// Kept in the answer.
+    pub kept: bool,
+}
+
+/// What the pipeline did and found, step by step.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcome {
+    /// Passages that fit the prompt (a prefix of the given ones, cut to length).
+    pub used: usize,
+    /// Relevance log-odds of each used passage (empty when the step did not run).
+    pub relevance: Vec<f32>,
+    /// Used passages judged relevant (0-based), in passage order.
+    pub relevant: Vec<usize>,
+    /// The model's answer as generated ("" when no generation ran).
+    pub raw: String,
+    /// Its sentences, judged.
+    pub sentences: Vec<Judged>,
+    /// Why there is no answer, if so.
+    pub refusal: Option<Refusal>,
+    /// Tokens fed (new, after prefix reuse) and milliseconds of the relevance step.
+    pub relevance_cost: (usize, f32),
+    /// Tokens fed and milliseconds of the support step.
+    pub support_cost: (usize, f32),
+    /// The generation's counts and timings (zero when it did not run).
+    pub stats: Option<Stats>,
+}
+
+impl Outcome {
+    /// The kept sentences, joined: the answer shown.
+    pub fn answer(&self) -> String {
+        self.sentences
+            .iter()
+            .filter(|s| s.kept)
+            .map(|s| s.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Sentences removed as unsupported.
+    pub fn unsupported(&self) -> usize {
+        self.sentences.iter().filter(|s| !s.kept).count()
+    }
+}
+
+/// A request's hooks: cancellation and the streamed answer text (false: the caller left).
+pub struct Hooks<'a> {
+    /// Polled between forward passes.
+    pub cancelled: &'a dyn Fn() -> bool,
+    /// Receives each new piece of the generated answer.
+    pub on_text: &'a mut dyn FnMut(&str) -> bool,
+}
+
+/// Tokens a prompt adds after the prefix the cache holds.
+fn fed(before: &[u32], prompt: &[u32]) -> usize {
+    prompt.len() - before.iter().zip(prompt).take_while(|(a, b)| a == b).count()
+}
+
+/// Answers `question` from `passages` (rank order) with the checks `checks`.
+pub fn answer(
+    engine: &mut Engine,
+    question: &str,
+    passages: &[Passage],
+    budget: Budget,
+    params: &Params,
+    checks: Checks,
+    hooks: Hooks<'_>,
+) -> Result<Outcome, LlmError> {
+    engine.forget();
+    let mut out = Outcome::default();
+    if passages.is_empty() {
+        out.refusal = Some(Refusal::NoEvidence);
+        return Ok(out);
+    }
+    // The longest tails every step may append, so the shared prefix fits all of them.
+    let n = passages.len();
+    let all: Vec<usize> = (0..n).collect();
+    let longest_sentence = "x ".repeat(48);
+    let tails = vec![
+        grounding::relevance_task(n),
+        grounding::answer_task(engine, question, &all),
+        grounding::support_task(engine, &longest_sentence, &all),
+    ];
+    let used = grounding::fit(engine, question, passages, budget, &tails)?;
+    out.used = used.len();
+    if used.is_empty() {
+        out.refusal = Some(Refusal::NoEvidence);
+        return Ok(out);
+    }
+    let shared = grounding::shared_message(engine, question, &used);
+    let mut last: Vec<u32> = Vec::new();
+
+    // 1. Relevance: one yes/no per passage, on the shared prefix.
+    if checks.relevance {
+        let t = Instant::now();
+        for i in 0..used.len() {
+            let ids = grounding::render(engine, &shared, &grounding::relevance_task(i))?;
+            out.relevance_cost.0 += fed(&last, &ids);
+            out.relevance.push(engine.yes_no(&ids, hooks.cancelled)?);
+            last = ids;
+        }
+        out.relevance_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
+        out.relevant = (0..used.len())
+            .filter(|&i| out.relevance[i] >= checks.min_relevance)
+            .collect();
+        if out.relevant.is_empty() {
+            out.refusal = Some(Refusal::NotRelevant);
+            return Ok(out);
+        }
+    }
+
+    // 2. The answer.
+    let ids = grounding::render(
+        engine,
+        &shared,
+        &grounding::answer_task(engine, question, &out.relevant),
+    )?;
+    let (raw, stats) = engine.generate(&ids, params, hooks.cancelled, hooks.on_text)?;
+    last = ids;
+    out.raw = raw;
+    out.stats = Some(stats);
+    if grounding::is_abstention(&out.raw) {
+        out.refusal = Some(Refusal::Model);
+        return Ok(out);
+    }
+    let evidence: Vec<String> = (1..=used.len()).map(|i| i.to_string()).collect();
+    for s in grounding::sentences(&out.raw) {
+        let cites: Vec<usize> = grounding::check(&s.text, &evidence)
+            .citations
+            .iter()
+            .filter_map(|c| c.parse::<usize>().ok().map(|n| n - 1))
+            .collect();
+        out.sentences.push(Judged {
+            text: s.text,
+            cites,
+            support: None,
+            kept: true,
+        });
+    }
+    // A sentence citing nothing is judged against the passages the answer cites elsewhere.
+    let cited_anywhere: Vec<usize> = {
+        let mut v: Vec<usize> = out.sentences.iter().flat_map(|s| s.cites.clone()).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    if cited_anywhere.is_empty() {
+        out.refusal = Some(Refusal::Uncited);
+        return Ok(out);
+    }
+
+    // 3. Support: each sentence against the passages it cites.
+    if checks.support {
+        let t = Instant::now();
+        let claims: Vec<String> = grounding::sentences(&out.raw)
+            .into_iter()
+            .map(|s| s.claim)
+            .collect();
+        for (j, s) in out.sentences.iter_mut().enumerate() {
+            let against = if s.cites.is_empty() {
+                &cited_anywhere
+            } else {
+                &s.cites
+            };
+            let claim = claims.get(j).cloned().unwrap_or_else(|| s.text.clone());
+            let ids = grounding::render(
+                engine,
+                &shared,
+                &grounding::support_task(engine, &claim, against),
+            )?;
+            out.support_cost.0 += fed(&last, &ids);
+            let v = engine.yes_no(&ids, hooks.cancelled)?;
+            last = ids;
+            s.support = Some(v);
+            s.kept = v >= checks.min_support;
+        }
+        out.support_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
+    }
+    if !out.sentences.iter().any(|s| s.kept && !s.cites.is_empty()) {
+        out.refusal = Some(Refusal::Unsupported);
+    }
+    Ok(out)
+}

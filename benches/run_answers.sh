@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Answer quality on the development question set (benches/answers/gen_questions.py) over the
+# generated two-tier corpus: `mitra eval --answerer llm`, each question scoped to its analysis,
+# with per-question traces. Writes the report lines and the traces under $OUT (default
+# ./answers-run).
+#   bash benches/run_answers.sh [--split tune|measure] [--limit N] [extra `mitra eval` flags]
+# The model is llm.model (MITRA_LLM_MODEL; default qwen2.5-coder-1.5b-instruct-q4_k_m).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}"
+export MITRA_EMBEDDING_MODELS_DIR="${MITRA_EMBEDDING_MODELS_DIR:-$HOME/.cache/mitra-models}"
+OUT="${OUT:-./answers-run}"
+split="" limit=""
+extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --split) split="$2"; shift 2 ;;
+    --limit) limit="$2"; shift 2 ;;
+    *) extra+=("$1"); shift ;;
+  esac
+done
+cargo build --locked -q -p mitra --bin mitra
+M="$CARGO_TARGET_DIR/debug/mitra"
+mkdir -p "$OUT"
+corpus="$OUT/two_tier"
+data="$OUT/data"
+if [ ! -d "$data" ]; then
+  python3 benches/two_tier/gen_corpus.py --out "$corpus" >/dev/null
+  MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" analyses import "$corpus/analyses.jsonl"
+  MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" ingest --beir "$corpus" --no-progress
+fi
+python3 benches/answers/gen_questions.py --out "$OUT/questions.jsonl" >/dev/null
+q="$OUT/questions.jsonl"
+if [ -n "$limit" ]; then
+  # The first N questions of the split (answerable and unanswerable alike, in file order).
+  python3 - "$q" "$split" "$limit" > "$OUT/questions.limited.jsonl" <<'PY'
+import json, sys
+path, split, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = [json.loads(l) for l in open(path, encoding="utf-8")]
+rows = [r for r in rows if not split or r.get("split") == split]
+for r in rows[:n]:
+    print(json.dumps(r, ensure_ascii=False))
+PY
+  q="$OUT/questions.limited.jsonl"
+fi
+tag="${split:-all}"
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; commit $(git rev-parse --short HEAD)"
+MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" eval --questions "$q" --answerer llm \
+  ${split:+--split "$split"} --traces "$OUT/traces.$tag.jsonl" --json "$OUT/report.$tag.json" "${extra[@]}"
