@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, LazyLock, Mutex};
 
 use mitra_llm::grounding::{Budget, Passage};
-use mitra_llm::{Checks, Event, LlmError, LoadOptions, Outcome, Params, Refusal, Worker, WorkerStatus};
+use mitra_llm::{
+    Checks, Event, LlmError, LoadOptions, Outcome, Params, Refusal, Worker, WorkerStatus,
+};
 
 use crate::config::{Config, LlmConfig, Uncited};
 
@@ -229,8 +231,8 @@ pub struct AnswerRow {
     pub relevant: Vec<String>,
     /// Sentences of the model's answer removed as unsupported by what they cite.
     pub unsupported: usize,
-    /// Each sentence of the model's answer: text, support log-odds, kept.
-    pub sentences: Vec<(String, Option<f32>, bool)>,
+    /// Each sentence of the model's answer, judged.
+    pub sentences: Vec<SentenceRow>,
     /// Milliseconds of the relevance and of the support step.
     pub ms_checks: (f32, f32),
     /// The model's text before the checks.
@@ -271,6 +273,19 @@ fn abstain(llm: &Llm, ev: &Evidence, why: Abstention) -> AnswerRow {
         ms_prefill: 0.0,
         ms_decode: 0.0,
     }
+}
+
+/// One sentence of the model's answer after the support step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SentenceRow {
+    /// The sentence as written.
+    pub text: String,
+    /// Chunk ids it cites.
+    pub cites: Vec<String>,
+    /// Support log-odds against what it cites (`None`: not judged).
+    pub support: Option<f32>,
+    /// Kept in the answer.
+    pub kept: bool,
 }
 
 /// A submitted answer: stream its text with [`Pending::next_text`], then [`Pending::finish`].
@@ -381,7 +396,9 @@ impl Pending {
         }
         let invalid = mitra_llm::grounding::check(
             &o.raw,
-            &(1..=evidence.len()).map(|i| i.to_string()).collect::<Vec<_>>(),
+            &(1..=o.shown.len())
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>(),
         )
         .invalid;
         let shown = o.answer();
@@ -423,7 +440,12 @@ impl Pending {
             sentences: o
                 .sentences
                 .iter()
-                .map(|s| (s.text.clone(), s.support, s.kept))
+                .map(|s| SentenceRow {
+                    text: s.text.clone(),
+                    cites: s.cites.iter().filter_map(id).collect(),
+                    support: s.support,
+                    kept: s.kept,
+                })
                 .collect(),
             ms_checks: (o.relevance_cost.1, o.support_cost.1),
             evidence,

@@ -806,12 +806,12 @@ async fn run(cli: Cli) -> Result<(), AppError> {
                         k: answer_k,
                     };
                     let mut file = match &traces {
-                        Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
-                            |source| AppError::Io {
+                        Some(p) => Some(std::io::BufWriter::new(
+                            std::fs::File::create(p).map_err(|source| AppError::Io {
                                 context: format!("creating {}", p.display()),
                                 source,
-                            },
-                        )?)),
+                            })?,
+                        )),
                         None => None,
                     };
                     eval::answers::evaluate(

@@ -68,6 +68,8 @@ pub struct Outcome {
     pub relevance: Vec<f32>,
     /// Used passages judged relevant (0-based), in passage order.
     pub relevant: Vec<usize>,
+    /// Used passages given to the answer step (0-based; its excerpt `[n]` is `shown[n - 1]`).
+    pub shown: Vec<usize>,
     /// The model's answer as generated ("" when no generation ran).
     pub raw: String,
     /// Its sentences, judged.
@@ -109,7 +111,12 @@ pub struct Hooks<'a> {
 
 /// Tokens a prompt adds after the prefix the cache holds.
 fn fed(before: &[u32], prompt: &[u32]) -> usize {
-    prompt.len() - before.iter().zip(prompt).take_while(|(a, b)| a == b).count()
+    prompt.len()
+        - before
+            .iter()
+            .zip(prompt)
+            .take_while(|(a, b)| a == b)
+            .count()
 }
 
 /// Answers `question` from `passages` (rank order) with the checks `checks`.
@@ -124,33 +131,24 @@ pub fn answer(
 ) -> Result<Outcome, LlmError> {
     engine.forget();
     let mut out = Outcome::default();
-    if passages.is_empty() {
-        out.refusal = Some(Refusal::NoEvidence);
-        return Ok(out);
-    }
-    // The longest tails every step may append, so the shared prefix fits all of them.
-    let n = passages.len();
-    let all: Vec<usize> = (0..n).collect();
-    let longest_sentence = "x ".repeat(48);
-    let tails = vec![
-        grounding::relevance_task(n),
-        grounding::answer_task(engine, question, &all),
-        grounding::support_task(engine, &longest_sentence, &all),
-    ];
-    let used = grounding::fit(engine, question, passages, budget, &tails)?;
+    let used = grounding::fit(engine, question, passages, budget)?;
     out.used = used.len();
     if used.is_empty() {
         out.refusal = Some(Refusal::NoEvidence);
         return Ok(out);
     }
-    let shared = grounding::shared_message(engine, question, &used);
     let mut last: Vec<u32> = Vec::new();
 
-    // 1. Relevance: one yes/no per passage, on the shared prefix.
-    if checks.relevance {
+    // 1. Relevance: one yes/no per passage, each on its own prompt (question first, so the
+    //    prompts share their beginning).
+    let given: Vec<usize> = if checks.relevance {
         let t = Instant::now();
-        for i in 0..used.len() {
-            let ids = grounding::render(engine, &shared, &grounding::relevance_task(i))?;
+        for p in &used {
+            let ids = grounding::render(
+                engine,
+                grounding::JUDGE,
+                &grounding::relevance_message(engine, question, p),
+            )?;
             out.relevance_cost.0 += fed(&last, &ids);
             out.relevance.push(engine.yes_no(&ids, hooks.cancelled)?);
             last = ids;
@@ -163,13 +161,18 @@ pub fn answer(
             out.refusal = Some(Refusal::NotRelevant);
             return Ok(out);
         }
-    }
+        out.relevant.clone()
+    } else {
+        (0..used.len()).collect()
+    };
 
-    // 2. The answer.
+    // 2. The answer, from the relevant passages only (numbered 1.. in rank order).
+    out.shown = given.clone();
+    let shown: Vec<Passage> = given.iter().map(|&i| used[i].clone()).collect();
     let ids = grounding::render(
         engine,
-        &shared,
-        &grounding::answer_task(engine, question, &out.relevant),
+        grounding::SYSTEM,
+        &grounding::answer_message(engine, question, &shown),
     )?;
     let (raw, stats) = engine.generate(&ids, params, hooks.cancelled, hooks.on_text)?;
     last = ids;
@@ -179,15 +182,18 @@ pub fn answer(
         out.refusal = Some(Refusal::Model);
         return Ok(out);
     }
-    let evidence: Vec<String> = (1..=used.len()).map(|i| i.to_string()).collect();
-    for s in grounding::sentences(&out.raw) {
-        let cites: Vec<usize> = grounding::check(&s.text, &evidence)
+    // Citations are numbers of the shown passages; kept as indexes into the used ones.
+    let numbers: Vec<String> = (1..=shown.len()).map(|i| i.to_string()).collect();
+    let split = grounding::sentences(&out.raw);
+    for s in &split {
+        let cites: Vec<usize> = grounding::check(&s.text, &numbers)
             .citations
             .iter()
-            .filter_map(|c| c.parse::<usize>().ok().map(|n| n - 1))
+            .filter_map(|c| c.parse::<usize>().ok())
+            .filter_map(|n| given.get(n - 1).copied())
             .collect();
         out.sentences.push(Judged {
-            text: s.text,
+            text: s.text.clone(),
             cites,
             support: None,
             kept: true,
@@ -205,24 +211,21 @@ pub fn answer(
         return Ok(out);
     }
 
-    // 3. Support: each sentence against the passages it cites.
+    // 3. Support: each sentence against the passages it cites (passages first, so sentences
+    //    citing the same ones share the beginning of their prompts).
     if checks.support {
         let t = Instant::now();
-        let claims: Vec<String> = grounding::sentences(&out.raw)
-            .into_iter()
-            .map(|s| s.claim)
-            .collect();
-        for (j, s) in out.sentences.iter_mut().enumerate() {
+        for (s, claim) in out.sentences.iter_mut().zip(&split) {
             let against = if s.cites.is_empty() {
                 &cited_anywhere
             } else {
                 &s.cites
             };
-            let claim = claims.get(j).cloned().unwrap_or_else(|| s.text.clone());
+            let cited: Vec<&Passage> = against.iter().map(|&i| &used[i]).collect();
             let ids = grounding::render(
                 engine,
-                &shared,
-                &grounding::support_task(engine, &claim, against),
+                grounding::JUDGE,
+                &grounding::support_message(engine, &claim.claim, &cited),
             )?;
             out.support_cost.0 += fed(&last, &ids);
             let v = engine.yes_no(&ids, hooks.cancelled)?;

@@ -287,7 +287,11 @@ impl Engine {
 
     /// Feeds `prompt` and returns the logits after its last token. The longest prefix shared
     /// with the previous prompt of this request is not fed again (where the model keeps it).
-    pub fn prefill(&mut self, prompt: &[u32], cancelled: &dyn Fn() -> bool) -> Result<Tensor, LlmError> {
+    pub fn prefill(
+        &mut self,
+        prompt: &[u32],
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<Tensor, LlmError> {
         let n = prompt.len();
         if n == 0 {
             return Err(LlmError::Generation("empty prompt".into()));
@@ -337,7 +341,11 @@ impl Engine {
 
     /// The model's verdict after `prompt` (which ends where the reply starts): the log-odds of
     /// a reply opening with "Yes" over one opening with "No" (each summed over its spellings).
-    pub fn yes_no(&mut self, prompt: &[u32], cancelled: &dyn Fn() -> bool) -> Result<f32, LlmError> {
+    pub fn yes_no(
+        &mut self,
+        prompt: &[u32],
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<f32, LlmError> {
         let logits = self
             .prefill(prompt, cancelled)?
             .squeeze(0)

@@ -22,82 +22,81 @@ pub struct Passage {
     pub text: String,
 }
 
-/// The system message of every step (relevance, answer, support): the steps share one prompt
-/// prefix, so its keys and values are computed once per answer.
-pub const SYSTEM: &str = "You help physicists with their collaboration's analysis notes. You \
-use only the numbered excerpts in the message, never outside knowledge. Excerpts may say the \
-same thing in other words than the question: match meaning, not wording. Follow the task at the \
-end of the message exactly.";
+/// The system message of the answer step.
+pub const SYSTEM: &str = "You answer physicists' questions about their collaboration's \
+analysis notes, using only the numbered excerpts in the message, never outside knowledge. \
+Excerpts may say the same thing in other words than the question: match meaning, not wording.";
+
+/// The system message of the relevance and support steps (yes/no judgments).
+pub const JUDGE: &str = "You check facts in physics analysis notes. Read carefully and reply \
+with Yes or No only.";
 
 /// Header line of one excerpt: its number, document title and section (no ids or page
 /// numbers, which the model would only copy or mistake for facts).
 fn excerpt_block(i: usize, p: &Passage, engine: &Engine) -> String {
     let mut head = format!("[{}]", i + 1);
-    if let Some(t) = p.title.as_deref().filter(|t| !t.is_empty()) {
-        head.push_str(&format!(" {}", engine.neutralize(t)));
-    }
-    if let Some(h) = p.heading.as_deref().filter(|h| !h.is_empty()) {
-        if p.title.as_deref() != Some(h) {
-            head.push_str(&format!(" — {}", engine.neutralize(h)));
-        }
-    }
+    head.push_str(&title_line(p, engine));
     format!("{head}\n{}\n\n", engine.neutralize(p.text.trim()))
 }
 
-/// The shared part of every step's user message: the question, then the excerpts.
-pub fn shared_message(engine: &Engine, question: &str, passages: &[Passage]) -> String {
-    let mut s = format!(
-        "Question: {}\n\nExcerpts from the analysis notes:\n\n",
-        engine.neutralize(question.trim())
-    );
-    for (i, p) in passages.iter().enumerate() {
-        s.push_str(&excerpt_block(i, p, engine));
+/// " title — heading" of a passage (empty when it has neither).
+fn title_line(p: &Passage, engine: &Engine) -> String {
+    let mut s = String::new();
+    if let Some(t) = p.title.as_deref().filter(|t| !t.is_empty()) {
+        s.push_str(&format!(" {}", engine.neutralize(t)));
+    }
+    if let Some(h) = p.heading.as_deref().filter(|h| !h.is_empty()) {
+        if p.title.as_deref() != Some(h) {
+            s.push_str(&format!(" — {}", engine.neutralize(h)));
+        }
     }
     s
 }
 
-/// The task of the relevance step for excerpt `i` (0-based).
-pub fn relevance_task(i: usize) -> String {
-    format!(
-        "Task: does excerpt [{n}] itself state the specific fact the question asks for (the \
-         requested number, name, list or reason, for the thing the question is about)? Answer No \
-         if it only mentions related topics or gives a similar fact about something else. Reply \
-         with Yes or No.",
-        n = i + 1
-    )
-}
-
-/// The task of the answer step; `relevant` are the 0-based excerpts the relevance step chose
-/// (empty when it did not run).
-pub fn answer_task(engine: &Engine, question: &str, relevant: &[usize]) -> String {
-    let mut s = format!("Task: answer the question: {}\n", engine.neutralize(question.trim()));
-    if !relevant.is_empty() {
-        let list: Vec<String> = relevant.iter().map(|i| format!("[{}]", i + 1)).collect();
-        s.push_str(&format!(
-            "The requested fact is in excerpt{} {}.\n",
-            if relevant.len() > 1 { "s" } else { "" },
-            list.join(", ")
-        ));
+/// The user message of the answer step: the question, the excerpts, the question again and
+/// the rules.
+pub fn answer_message(engine: &Engine, question: &str, passages: &[Passage]) -> String {
+    let q = engine.neutralize(question.trim());
+    let mut s = format!("Question: {q}\n\nExcerpts from the analysis notes:\n\n");
+    for (i, p) in passages.iter().enumerate() {
+        s.push_str(&excerpt_block(i, p, engine));
     }
     s.push_str(&format!(
-        "Give the requested fact directly, with numbers and units as the excerpts write them, in \
-         one to three sentences. End every sentence with the number of the excerpt it comes \
-         from in square brackets, like [1]. Say {ABSTENTION} only when no excerpt gives the \
-         requested fact."
+        "Question: {q}\n\nAnswer the question from the excerpts in one to three sentences. Give \
+         the requested fact directly, with numbers and units as the excerpts write them. End \
+         every sentence with the number of the one excerpt it comes from in square brackets, \
+         like [1]. Reply {ABSTENTION} only when no excerpt gives the requested fact."
     ));
     s
 }
 
-/// The task of the support step: is `statement` stated by the excerpts `cited` (0-based)?
-pub fn support_task(engine: &Engine, statement: &str, cited: &[usize]) -> String {
-    let list: Vec<String> = cited.iter().map(|i| format!("[{}]", i + 1)).collect();
+/// The user message of the relevance step for one passage: the question first (shared by
+/// every passage's prompt), then the passage and the yes/no question.
+pub fn relevance_message(engine: &Engine, question: &str, p: &Passage) -> String {
     format!(
-        "Task: here is a statement: \"{}\"\nIs every fact in it (each number, name and claim) \
-         stated in excerpt{} {}? Reply with Yes or No.",
-        engine.neutralize(statement.trim()),
-        if cited.len() > 1 { "s" } else { "" },
-        list.join(", ")
+        "Question: {}\n\nExcerpt from the analysis notes:{}\n{}\n\nDoes this excerpt itself \
+         state the specific fact the question asks for (judge by meaning, not wording)? Answer \
+         No if it only gives related information, or a similar fact about something else \
+         (another particle, quantity, sample or analysis). Reply Yes or No.",
+        engine.neutralize(question.trim()),
+        title_line(p, engine),
+        engine.neutralize(p.text.trim())
     )
+}
+
+/// The user message of the support step: the cited passages first (shared by the sentences
+/// citing them), then the statement.
+pub fn support_message(engine: &Engine, statement: &str, cited: &[&Passage]) -> String {
+    let mut s = String::from("Excerpts from the analysis notes:\n\n");
+    for p in cited {
+        s.push_str(&format!("{}\n\n", engine.neutralize(p.text.trim())));
+    }
+    s.push_str(&format!(
+        "Statement: {}\n\nIs every fact in the statement (each number, name and claim) stated \
+         in the excerpts above? Reply Yes or No.",
+        engine.neutralize(statement.trim())
+    ));
+    s
 }
 
 /// Token budget of a prompt.
@@ -160,14 +159,13 @@ pub fn cut(engine: &Engine, text: &str, max_tokens: usize) -> Result<String, Llm
     }
 }
 
-/// The passages cut to the budget's passage length, as many as fit (in order) with the
-/// longest of the given `tails` after them; returns them and the tokens of the longest prompt.
+/// The passages cut to the budget's passage length at sentence ends, as many as fit (in
+/// order) in the answer prompt.
 pub fn fit(
     engine: &Engine,
     question: &str,
     passages: &[Passage],
     budget: Budget,
-    tails: &[String],
 ) -> Result<Vec<Passage>, LlmError> {
     let limit = budget
         .context_tokens
@@ -179,15 +177,15 @@ pub fn fit(
         p.text = cut(engine, &p.text, budget.max_passage_tokens)?;
         cut_p.push(p);
     }
-    let longest = |n: usize| -> Result<usize, LlmError> {
-        let shared = shared_message(engine, question, &cut_p[..n]);
-        let mut most = 0;
-        for t in tails {
-            most = most.max(render(engine, &shared, t)?.len());
-        }
-        Ok(most)
+    let size = |n: usize| -> Result<usize, LlmError> {
+        Ok(render(
+            engine,
+            SYSTEM,
+            &answer_message(engine, question, &cut_p[..n]),
+        )?
+        .len())
     };
-    let base = longest(0)?;
+    let base = size(0)?;
     if base > limit {
         return Err(LlmError::PromptTooLong {
             tokens: base,
@@ -205,18 +203,16 @@ pub fn fit(
         used += t;
         n += 1;
     }
-    while n > 0 && longest(n)? > limit {
+    while n > 0 && size(n)? > limit {
         n -= 1;
     }
     cut_p.truncate(n);
     Ok(cut_p)
 }
 
-/// Token ids of the prompt `shared` + `task`, ready for the reply.
-pub fn render(engine: &Engine, shared: &str, task: &str) -> Result<Vec<u32>, LlmError> {
-    let text = engine
-        .template()
-        .render_instruction(SYSTEM, &format!("{shared}{task}"))?;
+/// Token ids of the prompt `system` + `user`, ready for the reply.
+pub fn render(engine: &Engine, system: &str, user: &str) -> Result<Vec<u32>, LlmError> {
+    let text = engine.template().render_instruction(system, user)?;
     engine.encode_prompt(&text)
 }
 
@@ -266,12 +262,17 @@ fn leading_citations(s: &str) -> usize {
     let mut i = 0;
     loop {
         let rest = &s[i..];
-        let ws = rest.len() - rest.trim_start().len();
         let r = rest.trim_start();
+        let r = r.strip_prefix(',').map_or(r, str::trim_start);
+        let ws = rest.len() - r.len();
         if r.starts_with('[') {
             if let Some(close) = r.find(']') {
                 let inner = &r[1..close];
-                if !inner.is_empty() && inner.chars().all(|c| c.is_ascii_digit() || c == ',' || c == ' ') {
+                if !inner.is_empty()
+                    && inner
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || c == ',' || c == ' ')
+                {
                     i += ws + close + 1;
                     // A full stop after the marks ("[1].") stays with them.
                     if s[i..].starts_with('.') {
@@ -441,9 +442,16 @@ mod tests {
                 "- POWHEG [1]",
             ]
         );
-        assert_eq!(s[1].claim, "It follows from a resolution of 1.1–2.0%, e.g. in the barrel.");
+        assert_eq!(
+            s[1].claim,
+            "It follows from a resolution of 1.1–2.0%, e.g. in the barrel."
+        );
         assert_eq!(s[0].claim, "The window is 110 < m < 150 GeV.");
         assert!(sentences("  [1] ").is_empty());
+        let s =
+            sentences("The trigger requires pT > 23 GeV. [1], [2], [3] It is 93% efficient [2].");
+        assert_eq!(s.len(), 2, "{s:?}");
+        assert_eq!(s[0].text, "The trigger requires pT > 23 GeV. [1], [2], [3]");
         assert_eq!(sentences("No full stop [1]")[0].claim, "No full stop");
     }
 

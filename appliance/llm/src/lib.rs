@@ -12,11 +12,11 @@ pub mod template;
 pub mod tokenizer;
 pub mod worker;
 
+pub use answer::{Checks, Judged, Outcome, Refusal};
 pub use engine::{Engine, LoadOptions, ModelInfo, Params, Stats, Stop};
 pub use error::LlmError;
 pub use grounding::{Budget, Checked, Passage, ABSTENTION};
 pub use template::{ChatTemplate, Message};
-pub use answer::{Checks, Judged, Outcome, Refusal};
 pub use worker::{Control, Event, State, Task, Ticket, Worker, WorkerStatus};
 
 #[cfg(test)]

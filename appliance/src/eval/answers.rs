@@ -151,7 +151,9 @@ impl Answerer for LlmAnswerer<'_> {
                 .iter()
                 .flat_map(|b| {
                     let c = b.column(0).as_string::<i32>();
-                    (0..b.num_rows()).map(|i| c.value(i).to_string()).collect::<Vec<_>>()
+                    (0..b.num_rows())
+                        .map(|i| c.value(i).to_string())
+                        .collect::<Vec<_>>()
                 })
                 .collect();
             let (passages, version) = crate::sql::answer_fn::read_passages(self.data_dir, &ids)
@@ -181,27 +183,23 @@ impl Answerer for LlmAnswerer<'_> {
         let mut shown = 0;
         let mut bad_numbers = 0;
         if !row.abstained {
-            let ids: Vec<String> = (1..=row.evidence.len()).map(|i| i.to_string()).collect();
-            for (text, _, kept) in row.sentences.iter().filter(|s| s.2) {
-                let _ = kept;
+            for sent in row.sentences.iter().filter(|s| s.kept) {
                 shown += 1;
-                let cited: String = mitra_llm::grounding::check(text, &ids)
-                    .citations
+                let cited: String = sent
+                    .cites
                     .iter()
-                    .filter_map(|n| n.parse::<usize>().ok())
-                    .filter_map(|n| row.evidence.get(n - 1))
                     .map(|id| normalize(text_of(id)))
                     .collect::<Vec<_>>()
                     .join(" ");
-                let claim = mitra_llm::grounding::sentences(text)
+                let claim = mitra_llm::grounding::sentences(&sent.text)
                     .first()
-                    .map_or(text.clone(), |s| s.claim.clone());
+                    .map_or(sent.text.clone(), |s| s.claim.clone());
                 if numbers(&claim).iter().any(|n| !has_number(&cited, n)) {
                     bad_numbers += 1;
                 }
             }
         }
-        let kept = row.sentences.iter().filter(|s| s.2).count();
+        let kept = row.sentences.iter().filter(|s| s.kept).count();
         let trace = serde_json::json!({
             "id": question.id,
             "question": question.text,
@@ -211,7 +209,11 @@ impl Answerer for LlmAnswerer<'_> {
             "relevance": row.relevance,
             "relevant": row.relevant,
             "raw": row.raw,
-            "sentences": row.sentences.iter().map(|(t, s, k)| serde_json::json!({"text": t, "support": s, "kept": k})).collect::<Vec<_>>(),
+            "sentences": row
+                .sentences
+                .iter()
+                .map(|s| serde_json::json!({"text": s.text, "cites": s.cites, "support": s.support, "kept": s.kept}))
+                .collect::<Vec<_>>(),
             "answer": row.answer,
             "abstained": row.abstained,
             "abstention": crate::answers_log::abstention_name(row.abstention),
@@ -372,10 +374,12 @@ pub fn evaluate(
                 tr["key_point_coverage"] =
                     serde_json::json!(coverage(analyzer, text, &q.key_points));
             }
-            writeln!(w, "{tr}").map_err(|source| AppError::Io {
-                context: "writing the traces".into(),
-                source,
-            })?;
+            writeln!(w, "{tr}")
+                .and_then(|()| w.flush())
+                .map_err(|source| AppError::Io {
+                    context: "writing the traces".into(),
+                    source,
+                })?;
         }
         secs += took;
         max_secs = max_secs.max(took);
