@@ -354,22 +354,20 @@ impl Pending {
         let Some(t) = self.ticket.as_mut() else {
             return Ok(None);
         };
-        loop {
-            match t.events.recv().await {
-                Some(Event::Text(s)) => return Ok(Some(s)),
-                Some(Event::Done(outcome)) => {
-                    self.ready = Some(self.checked(*outcome));
-                    self.ticket = None;
-                    return Ok(None);
-                }
-                Some(Event::Failed(e)) => {
-                    self.ticket = None;
-                    return Err(e);
-                }
-                None => {
-                    self.ticket = None;
-                    return Err(LlmError::Generation("the generation worker stopped".into()));
-                }
+        match t.events.recv().await {
+            Some(Event::Text(s)) => Ok(Some(s)),
+            Some(Event::Done(outcome)) => {
+                self.ready = Some(self.checked(*outcome));
+                self.ticket = None;
+                Ok(None)
+            }
+            Some(Event::Failed(e)) => {
+                self.ticket = None;
+                Err(e)
+            }
+            None => {
+                self.ticket = None;
+                Err(LlmError::Generation("the generation worker stopped".into()))
             }
         }
     }
