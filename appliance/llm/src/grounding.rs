@@ -249,11 +249,11 @@ pub fn sentences(answer: &str) -> Vec<Sentence> {
         start = end;
     }
     out.into_iter()
-        .filter(|t| t.chars().any(char::is_alphanumeric))
         .map(|text| Sentence {
             claim: strip_citations(&text),
             text,
         })
+        .filter(|s| s.claim.chars().any(char::is_alphanumeric))
         .collect()
 }
 
