@@ -1,5 +1,6 @@
 //! The answer pipeline on one model: relevance of each passage, the answer, then support of
-//! each sentence by the passages it cites; all steps share one prompt prefix.
+//! each sentence by the passages it cites; each step's prompt reuses the cached prefix it shares
+//! with the one before.
 
 use std::time::Instant;
 
@@ -18,17 +19,6 @@ pub struct Checks {
     pub support: bool,
     /// A sentence is supported at or above this log-odds.
     pub min_support: f32,
-}
-
-impl Default for Checks {
-    fn default() -> Self {
-        Checks {
-            relevance: true,
-            min_relevance: 0.0,
-            support: true,
-            min_support: 0.0,
-        }
-    }
 }
 
 /// Why the pipeline gave no answer.
@@ -109,16 +99,6 @@ pub struct Hooks<'a> {
     pub on_text: &'a mut dyn FnMut(&str) -> bool,
 }
 
-/// Tokens a prompt adds after the prefix the cache holds.
-fn fed(before: &[u32], prompt: &[u32]) -> usize {
-    prompt.len()
-        - before
-            .iter()
-            .zip(prompt)
-            .take_while(|(a, b)| a == b)
-            .count()
-}
-
 /// Answers `question` from `passages` (rank order) with the checks `checks`.
 pub fn answer(
     engine: &mut Engine,
@@ -137,7 +117,6 @@ pub fn answer(
         out.refusal = Some(Refusal::NoEvidence);
         return Ok(out);
     }
-    let mut last: Vec<u32> = Vec::new();
 
     // 1. Relevance: one yes/no per passage, each on its own prompt (question first, so the
     //    prompts share their beginning).
@@ -149,9 +128,9 @@ pub fn answer(
                 grounding::JUDGE,
                 &grounding::relevance_message(engine, question, p),
             )?;
-            out.relevance_cost.0 += fed(&last, &ids);
+
             out.relevance.push(engine.yes_no(&ids, hooks.cancelled)?);
-            last = ids;
+            out.relevance_cost.0 += engine.last_fed();
         }
         out.relevance_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
         out.relevant = (0..used.len())
@@ -175,7 +154,6 @@ pub fn answer(
         &grounding::answer_message(engine, question, &shown),
     )?;
     let (raw, stats) = engine.generate(&ids, params, hooks.cancelled, hooks.on_text)?;
-    last = ids;
     out.raw = raw;
     out.stats = Some(stats);
     if grounding::is_abstention(&out.raw) {
@@ -227,9 +205,9 @@ pub fn answer(
                 grounding::JUDGE,
                 &grounding::support_message(engine, &claim.claim, &cited),
             )?;
-            out.support_cost.0 += fed(&last, &ids);
+
             let v = engine.yes_no(&ids, hooks.cancelled)?;
-            last = ids;
+            out.support_cost.0 += engine.last_fed();
             s.support = Some(v);
             s.kept = v >= checks.min_support;
         }

@@ -128,6 +128,8 @@ pub struct Engine {
     info: ModelInfo,
     /// Tokens whose keys and values the cache holds (prefix reuse; empty when unknown).
     cached: Vec<u32>,
+    /// Tokens the last prefill fed (after the reused prefix).
+    fed: usize,
 }
 
 impl std::fmt::Debug for Engine {
@@ -212,6 +214,7 @@ impl Engine {
             add_bos,
             device,
             cached: Vec::new(),
+            fed: 0,
             info: ModelInfo {
                 name: opts.name.clone(),
                 sha256,
@@ -317,6 +320,7 @@ impl Engine {
             self.weights.reset();
         }
         self.cached.clear();
+        self.fed = n - pos;
         let mut logits = None;
         while pos < n {
             if cancelled() {
@@ -337,6 +341,11 @@ impl Engine {
         }
         self.cached = prompt.to_vec();
         logits.ok_or_else(|| LlmError::Generation("empty prompt".into()))
+    }
+
+    /// Tokens the last [`Engine::prefill`] fed after the prefix it reused.
+    pub fn last_fed(&self) -> usize {
+        self.fed
     }
 
     /// The model's verdict after `prompt` (which ends where the reply starts): the log-odds of
