@@ -291,10 +291,14 @@ fn run(path: PathBuf, opts: LoadOptions, rx: Receiver<Job>, sh: Arc<Shared>) {
         };
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| task(eng, &ctl)))
             .unwrap_or_else(|_| Err(LlmError::Generation("internal error in the model".into())));
+        // The worker is idle (and its counters final) before the caller hears the outcome:
+        // a caller that asks `llm_status()` right after its answer sees this job finished.
+        drop(done);
+        set_state(&sh, State::Idle);
         match outcome {
-            Ok(done) => {
+            Ok(out) => {
                 sh.served.fetch_add(1, Ordering::SeqCst);
-                let _ = events.send(Event::Done(Box::new(done)));
+                let _ = events.send(Event::Done(Box::new(out)));
             }
             Err(LlmError::Cancelled) => {
                 sh.cancelled.fetch_add(1, Ordering::SeqCst);
@@ -305,7 +309,5 @@ fn run(path: PathBuf, opts: LoadOptions, rx: Receiver<Job>, sh: Arc<Shared>) {
                 let _ = events.send(Event::Failed(e));
             }
         }
-        drop(done);
-        set_state(&sh, State::Idle);
     }
 }
