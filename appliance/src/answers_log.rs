@@ -49,6 +49,30 @@ pub fn abstention_name(a: Abstention) -> &'static str {
     }
 }
 
+/// Adds the columns an answers table written by an older Mitra lacks (all NULL: answers
+/// recorded without them); nothing when there is no table yet or it is current.
+pub async fn evolve(data_dir: &Path) -> Result<(), StoreError> {
+    use lance::dataset::NewColumnTransform;
+    let path = data_dir.join(TABLE_DIR);
+    if !path.join("_versions").exists() {
+        return Ok(());
+    }
+    let mut ds = lance::Dataset::open(&path.to_string_lossy()).await?;
+    let schema: arrow_schema::Schema = ds.schema().into();
+    let missing = crate::schema::ANSWERS.missing_evolved(&schema);
+    if missing.is_empty() {
+        return Ok(());
+    }
+    tracing::info!(table = "answers", "adding new columns (schema evolution)");
+    ds.add_columns(
+        NewColumnTransform::AllNulls(Arc::new(arrow_schema::Schema::new(missing))),
+        None,
+        None,
+    )
+    .await?;
+    Ok(())
+}
+
 /// Appends one answer (a new Lance version; the table is created on first use).
 pub async fn record(
     data_dir: &Path,
@@ -84,11 +108,16 @@ pub async fn record(
         Arc::new(Int64Array::from(vec![row.completion_tokens as i64])),
         Arc::new(Float32Array::from(vec![row.ms_prefill])),
         Arc::new(Float32Array::from(vec![row.ms_decode])),
+        Arc::new(StringArray::from(vec![serde_json::to_string(&row.receipt)
+            .map_err(|e| StoreError::Schema(e.to_string()))?])),
     ];
     let batch = RecordBatch::try_new(schema.clone(), cols)
         .map_err(|e| StoreError::Schema(e.to_string()))?;
     let path = data_dir.join(TABLE_DIR);
     let exists = path.join("_versions").exists();
+    if exists {
+        evolve(data_dir).await?;
+    }
     let mode = if exists {
         WriteMode::Append
     } else {

@@ -10,7 +10,10 @@ use mitra_llm::{
     Checks, Event, LlmError, LoadOptions, Outcome, Params, Refusal, Worker, WorkerStatus,
 };
 
+use serde::{Deserialize, Serialize};
+
 use crate::config::{Config, LlmConfig, Uncited};
+use crate::store::TableVersions;
 
 /// The language model as a session sees it.
 pub struct Llm {
@@ -146,36 +149,126 @@ impl Llm {
         self.source.as_ref().err().map(String::as_str)
     }
 
+    /// The settings an answer is made with now (recorded in its receipt).
+    pub fn settings(&self) -> Settings {
+        let c = &self.cfg;
+        Settings {
+            context_tokens: c.context_tokens,
+            max_new_tokens: c.max_new_tokens,
+            max_passage_tokens: c.max_passage_tokens,
+            temperature: c.temperature,
+            top_p: c.top_p,
+            seed: c.seed,
+            repeat_penalty: c.repeat_penalty,
+            ignore_eos: c.ignore_eos,
+            relevance_check: c.relevance_check,
+            min_relevance: c.min_relevance,
+            support_check: c.support_check,
+            min_support: c.min_support,
+            uncited: c.uncited,
+            min_similarity: c.min_similarity,
+        }
+    }
+}
+
+/// Every setting an answer depends on (the `[llm]` values at the time it was made).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// `llm.context_tokens`.
+    pub context_tokens: usize,
+    /// `llm.max_new_tokens`.
+    pub max_new_tokens: usize,
+    /// `llm.max_passage_tokens`.
+    pub max_passage_tokens: usize,
+    /// `llm.temperature`.
+    pub temperature: f64,
+    /// `llm.top_p`.
+    pub top_p: f64,
+    /// `llm.seed`.
+    pub seed: u64,
+    /// `llm.repeat_penalty`.
+    pub repeat_penalty: f32,
+    /// `llm.ignore_eos`.
+    pub ignore_eos: bool,
+    /// `llm.relevance_check`.
+    pub relevance_check: bool,
+    /// `llm.min_relevance`.
+    pub min_relevance: f32,
+    /// `llm.support_check`.
+    pub support_check: bool,
+    /// `llm.min_support`.
+    pub min_support: f32,
+    /// `llm.uncited`.
+    pub uncited: Uncited,
+    /// `llm.min_similarity`.
+    pub min_similarity: f64,
+}
+
+impl Settings {
     /// Decoding settings.
     pub fn params(&self) -> Params {
         Params {
-            max_new_tokens: self.cfg.max_new_tokens,
-            temperature: self.cfg.temperature,
-            top_p: (self.cfg.top_p < 1.0).then_some(self.cfg.top_p),
-            seed: self.cfg.seed,
-            repeat_penalty: self.cfg.repeat_penalty,
+            max_new_tokens: self.max_new_tokens,
+            temperature: self.temperature,
+            top_p: (self.top_p < 1.0).then_some(self.top_p),
+            seed: self.seed,
+            repeat_penalty: self.repeat_penalty,
             repeat_last_n: 64,
-            ignore_eos: self.cfg.ignore_eos,
+            ignore_eos: self.ignore_eos,
         }
     }
 
     /// The checks around generation.
     pub fn checks(&self) -> Checks {
         Checks {
-            relevance: self.cfg.relevance_check,
-            min_relevance: self.cfg.min_relevance,
-            support: self.cfg.support_check,
-            min_support: self.cfg.min_support,
+            relevance: self.relevance_check,
+            min_relevance: self.min_relevance,
+            support: self.support_check,
+            min_support: self.min_support,
         }
     }
 
     fn budget(&self) -> Budget {
         Budget {
-            context_tokens: self.cfg.context_tokens,
-            max_new_tokens: self.cfg.max_new_tokens,
-            max_passage_tokens: self.cfg.max_passage_tokens,
+            context_tokens: self.context_tokens,
+            max_new_tokens: self.max_new_tokens,
+            max_passage_tokens: self.max_passage_tokens,
         }
     }
+}
+
+/// What an answer depended on besides its question, evidence ids, chunks version and model:
+/// recorded with it (`answers.receipt`, JSON), read back by `replay()`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Receipt {
+    /// The settings it was made with.
+    pub settings: Settings,
+    /// Best dense similarity of the evidence (the retrieval gate's input).
+    pub best_similarity: Option<f64>,
+    /// sha256 of the passages as given (id, title, heading, text of each, in order).
+    pub evidence_sha256: String,
+    /// The store's versions the passages were read at (see [`Evidence::store`]).
+    pub store: Option<TableVersions>,
+    /// sha256 of the prompts before the answer's (see `mitra_llm::Outcome::prompt_sha256`).
+    pub prompt_sha256: String,
+}
+
+/// sha256 (hex) of passages as given to the model.
+pub fn evidence_sha256(passages: &[Passage]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for p in passages {
+        for part in [
+            p.chunk_id.as_str(),
+            p.title.as_deref().unwrap_or(""),
+            p.heading.as_deref().unwrap_or(""),
+            &p.text,
+        ] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+    }
+    hex::encode(h.finalize())
 }
 
 /// The evidence of one answer.
@@ -187,6 +280,9 @@ pub struct Evidence {
     pub best_similarity: Option<f64>,
     /// The `chunks` version they were read from.
     pub chunks_version: Option<u64>,
+    /// The store's versions when they were read (for `answer_from`, whose caller's query read
+    /// them: the latest at the call, when answers are recorded).
+    pub store: Option<TableVersions>,
 }
 
 /// Why an answer abstained.
@@ -249,9 +345,21 @@ pub struct AnswerRow {
     pub ms_prefill: f32,
     /// Decode milliseconds.
     pub ms_decode: f32,
+    /// What else it depended on.
+    pub receipt: Receipt,
 }
 
-fn abstain(llm: &Llm, ev: &Evidence, why: Abstention) -> AnswerRow {
+fn receipt(settings: &Settings, ev: &Evidence, prompt_sha256: String) -> Receipt {
+    Receipt {
+        settings: settings.clone(),
+        best_similarity: ev.best_similarity,
+        evidence_sha256: evidence_sha256(&ev.passages),
+        store: ev.store,
+        prompt_sha256,
+    }
+}
+
+fn abstain(llm: &Llm, settings: &Settings, ev: &Evidence, why: Abstention) -> AnswerRow {
     AnswerRow {
         answer: mitra_llm::ABSTENTION.to_string(),
         abstained: true,
@@ -272,6 +380,7 @@ fn abstain(llm: &Llm, ev: &Evidence, why: Abstention) -> AnswerRow {
         completion_tokens: 0,
         ms_prefill: 0.0,
         ms_decode: 0.0,
+        receipt: receipt(settings, ev, String::new()),
     }
 }
 
@@ -293,15 +402,26 @@ pub struct Pending {
     ticket: Option<mitra_llm::Ticket>,
     ready: Option<AnswerRow>,
     evidence: Evidence,
-    uncited: Uncited,
+    settings: Settings,
     model: String,
     worker: Option<Arc<Worker>>,
 }
 
-/// Starts answering `question` over `ev`: the retrieval gate, then the relevance step, the
-/// generation and the support step on the worker (busy: [`LlmError::Busy`] at once).
+/// Starts answering `question` over `ev` with the current settings: the retrieval gate, then
+/// the relevance step, the generation and the support step on the worker (busy:
+/// [`LlmError::Busy`] at once).
 pub fn submit(llm: &Llm, question: &str, ev: Evidence) -> Result<Pending, LlmError> {
-    let gate = llm.cfg.min_similarity;
+    submit_with(llm, llm.settings(), question, ev)
+}
+
+/// [`submit`] with the given settings (a replay's recorded ones).
+pub fn submit_with(
+    llm: &Llm,
+    settings: Settings,
+    question: &str,
+    ev: Evidence,
+) -> Result<Pending, LlmError> {
+    let gate = settings.min_similarity;
     let early = if ev.passages.is_empty() {
         Some(Abstention::NoEvidence)
     } else if gate > 0.0 && ev.best_similarity.is_some_and(|s| s < gate) {
@@ -312,9 +432,9 @@ pub fn submit(llm: &Llm, question: &str, ev: Evidence) -> Result<Pending, LlmErr
     if let Some(why) = early {
         return Ok(Pending {
             ticket: None,
-            ready: Some(abstain(llm, &ev, why)),
+            ready: Some(abstain(llm, &settings, &ev, why)),
             evidence: ev,
-            uncited: llm.cfg.uncited,
+            settings,
             model: llm.name(),
             worker: None,
         });
@@ -322,7 +442,7 @@ pub fn submit(llm: &Llm, question: &str, ev: Evidence) -> Result<Pending, LlmErr
     let worker = llm.worker()?;
     let q = question.to_string();
     let passages = ev.passages.clone();
-    let (budget, params, checks) = (llm.budget(), llm.params(), llm.checks());
+    let (budget, params, checks) = (settings.budget(), settings.params(), settings.checks());
     let ticket = worker.submit(Box::new(move |engine, ctl| {
         mitra_llm::answer::answer(
             engine,
@@ -341,7 +461,7 @@ pub fn submit(llm: &Llm, question: &str, ev: Evidence) -> Result<Pending, LlmErr
         ticket: Some(ticket),
         ready: None,
         evidence: ev,
-        uncited: llm.cfg.uncited,
+        settings,
         model: llm.name(),
         worker: Some(worker),
     })
@@ -402,7 +522,7 @@ impl Pending {
         let shown = o.answer();
         let (answer, abstention, grounded) = match o.refusal {
             None => (shown, Abstention::No, true),
-            Some(Refusal::Uncited) if self.uncited == Uncited::Flag => {
+            Some(Refusal::Uncited) if self.settings.uncited == Uncited::Flag => {
                 (o.raw.trim().to_string(), Abstention::No, false)
             }
             Some(r) => (
@@ -457,6 +577,7 @@ impl Pending {
             completion_tokens: stats.completion_tokens,
             ms_prefill: stats.ms_prefill,
             ms_decode: stats.ms_decode,
+            receipt: receipt(&self.settings, &self.evidence, o.prompt_sha256.clone()),
         }
     }
 }

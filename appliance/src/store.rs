@@ -37,6 +37,14 @@ pub enum StoreError {
     /// The store was opened for reading only.
     #[error("the store was opened read-only; writes need Store::open")]
     ReadOnly,
+    /// A table version asked for (time travel) is gone.
+    #[error("version {version} of the {table} table is no longer present (old versions were cleaned up)")]
+    VersionGone {
+        /// The table.
+        table: String,
+        /// The version.
+        version: u64,
+    },
     /// File system error.
     #[error("data directory {path}: {source}")]
     Io {
@@ -45,6 +53,15 @@ pub enum StoreError {
         /// The underlying error.
         source: std::io::Error,
     },
+}
+
+/// The versions of the `chunks` and `documents` tables something was read at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TableVersions {
+    /// `chunks`.
+    pub chunks: u64,
+    /// `documents`.
+    pub documents: u64,
 }
 
 /// Result alias for the store.

@@ -176,6 +176,47 @@ async fn answers_cite_only_their_evidence_and_are_reproducible() {
         .unwrap();
     assert_eq!(st.get::<_, String>(0), "idle");
     assert!(st.get::<_, i64>(1) >= 5);
+    // Replay: each recorded answer re-runs from its receipt to the same answer, through the
+    // chunks version it was read at, after the store has moved on.
+    let log = c
+        .query("SELECT answer_id, function, answer FROM answers ORDER BY asked_at", &[])
+        .await
+        .unwrap();
+    let from = log
+        .iter()
+        .position(|r| r.get::<_, String>(1) == "answer_from")
+        .expect("an answer_from row");
+    let later = dir.path().join("later");
+    std::fs::create_dir_all(&later).unwrap();
+    std::fs::write(
+        later.join("moved-on.md"),
+        "# Later note\n\nThe Z+jets background was re-estimated with a new control region.\n",
+    )
+    .unwrap();
+    let (mut store, mut index) = common::open(&cfg).await;
+    mitra::ingest::ingest_paths(&mut store, &mut index, &cfg, &[later], false)
+        .await
+        .unwrap();
+    index.close_writer().unwrap();
+    drop((store, index));
+    for i in [0, from] {
+        let id: String = log[i].get(0);
+        let r = c
+            .query_one(
+                "SELECT answer_id, recorded_answer, answer, identical, same_prompt, recorded_citations, citations FROM replay($1)",
+                &[&id],
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.get::<_, String>(0), id);
+        assert_eq!(r.get::<_, String>(1), log[i].get::<_, String>(2));
+        assert_eq!(r.get::<_, String>(2), r.get::<_, String>(1), "{id}");
+        assert!(r.get::<_, bool>(3) && r.get::<_, bool>(4), "{id}");
+        assert_eq!(strings(&r, 5), strings(&r, 6));
+    }
+    let (state, msg) = code(&c, "SELECT * FROM replay('no-such-answer')").await;
+    assert_eq!(state, "42704", "{msg}");
+    assert!(msg.contains("no-such-answer"), "{msg}");
 }
 
 /// One `answer()` row as the checks tests read it.

@@ -4,6 +4,8 @@
 
 use std::time::Instant;
 
+use sha2::{Digest, Sha256};
+
 use crate::engine::{Engine, Params, Stats};
 use crate::grounding::{self, Budget, Passage};
 use crate::LlmError;
@@ -47,6 +49,8 @@ pub struct Judged {
     pub support: Option<f32>,
     /// Kept in the answer.
     pub kept: bool,
+    /// It cited nothing; `cites` is the passage Mitra found it supported by.
+    pub attributed: bool,
 }
 
 /// What the pipeline did and found, step by step.
@@ -56,7 +60,7 @@ pub struct Outcome {
     pub used: usize,
     /// Relevance log-odds of each used passage (empty when the step did not run).
     pub relevance: Vec<f32>,
-    /// Used passages judged relevant (0-based), in passage order.
+    /// Used passages judged relevant (0-based), most relevant first.
     pub relevant: Vec<usize>,
     /// Used passages given to the answer step (0-based; its excerpt `[n]` is `shown[n - 1]`).
     pub shown: Vec<usize>,
@@ -72,6 +76,10 @@ pub struct Outcome {
     pub support_cost: (usize, f32),
     /// The generation's counts and timings (zero when it did not run).
     pub stats: Option<Stats>,
+    /// sha256 (hex) of the token ids of every prompt before the answer's: the relevance
+    /// prompts and the answer prompt ("" when none was rendered). Equal inputs, code and model
+    /// give equal prompts; a replay compares it.
+    pub prompt_sha256: String,
 }
 
 impl Outcome {
@@ -109,6 +117,43 @@ pub fn answer(
     checks: Checks,
     hooks: Hooks<'_>,
 ) -> Result<Outcome, LlmError> {
+    let mut prompts = Sha256::new();
+    let mut out = steps(
+        engine,
+        question,
+        passages,
+        budget,
+        params,
+        checks,
+        hooks,
+        &mut prompts,
+    )?;
+    if out.relevance.is_empty() && out.stats.is_none() && out.raw.is_empty() {
+        return Ok(out);
+    }
+    out.prompt_sha256 = hex::encode(prompts.finalize());
+    Ok(out)
+}
+
+/// Adds one prompt's token ids to the digest of the prompts.
+fn digest(prompts: &mut Sha256, ids: &[u32]) {
+    prompts.update((ids.len() as u64).to_le_bytes());
+    for id in ids {
+        prompts.update(id.to_le_bytes());
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn steps(
+    engine: &mut Engine,
+    question: &str,
+    passages: &[Passage],
+    budget: Budget,
+    params: &Params,
+    checks: Checks,
+    hooks: Hooks<'_>,
+    prompts: &mut Sha256,
+) -> Result<Outcome, LlmError> {
     engine.forget();
     let mut out = Outcome::default();
     let used = grounding::fit(engine, question, passages, budget)?;
@@ -118,8 +163,7 @@ pub fn answer(
         return Ok(out);
     }
 
-    // 1. Relevance: one yes/no per passage, each on its own prompt (question first, so the
-    //    prompts share their beginning).
+    // 1. Relevance: one yes/no per passage, each on its own prompt.
     let given: Vec<usize> = if checks.relevance {
         let t = Instant::now();
         for p in &used {
@@ -128,14 +172,17 @@ pub fn answer(
                 grounding::JUDGE,
                 &grounding::relevance_message(engine, question, p),
             )?;
-
+            digest(prompts, &ids);
             out.relevance.push(engine.yes_no(&ids, hooks.cancelled)?);
             out.relevance_cost.0 += engine.last_fed();
         }
         out.relevance_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
+        // The relevant passages, most relevant first (ties in rank order).
         out.relevant = (0..used.len())
             .filter(|&i| out.relevance[i] >= checks.min_relevance)
             .collect();
+        out.relevant
+            .sort_by(|&a, &b| out.relevance[b].total_cmp(&out.relevance[a]));
         if out.relevant.is_empty() {
             out.refusal = Some(Refusal::NotRelevant);
             return Ok(out);
@@ -145,7 +192,7 @@ pub fn answer(
         (0..used.len()).collect()
     };
 
-    // 2. The answer, from the relevant passages only (numbered 1.. in rank order).
+    // 2. The answer, from the relevant passages only (numbered 1.., most relevant first).
     out.shown = given.clone();
     let shown: Vec<Passage> = given.iter().map(|&i| used[i].clone()).collect();
     let ids = grounding::render(
@@ -153,6 +200,7 @@ pub fn answer(
         grounding::SYSTEM,
         &grounding::answer_message(engine, question, &shown),
     )?;
+    digest(prompts, &ids);
     let (raw, stats) = engine.generate(&ids, params, hooks.cancelled, hooks.on_text)?;
     out.raw = raw;
     out.stats = Some(stats);
@@ -175,44 +223,51 @@ pub fn answer(
             cites,
             support: None,
             kept: true,
+            attributed: false,
         });
     }
-    // A sentence citing nothing is judged against the passages the answer cites elsewhere.
+    // Without the support step, a sentence citing nothing stands on the passages the answer
+    // cites elsewhere, and an answer citing nothing is uncited.
     let cited_anywhere: Vec<usize> = {
         let mut v: Vec<usize> = out.sentences.iter().flat_map(|s| s.cites.clone()).collect();
         v.sort_unstable();
         v.dedup();
         v
     };
-    if cited_anywhere.is_empty() {
-        out.refusal = Some(Refusal::Uncited);
+    if !checks.support {
+        if cited_anywhere.is_empty() {
+            out.refusal = Some(Refusal::Uncited);
+        }
         return Ok(out);
     }
 
-    // 3. Support: each sentence against the passages it cites (passages first, so sentences
-    //    citing the same ones share the beginning of their prompts).
-    if checks.support {
-        let t = Instant::now();
-        for (s, claim) in out.sentences.iter_mut().zip(&split) {
-            let against = if s.cites.is_empty() {
-                &cited_anywhere
-            } else {
-                &s.cites
-            };
-            let cited: Vec<&Passage> = against.iter().map(|&i| &used[i]).collect();
-            let ids = grounding::render(
-                engine,
-                grounding::JUDGE,
-                &grounding::support_message(engine, &claim.claim, &cited),
-            )?;
-
-            let v = engine.yes_no(&ids, hooks.cancelled)?;
-            out.support_cost.0 += engine.last_fed();
-            s.support = Some(v);
-            s.kept = v >= checks.min_support;
+    // 3. Support: each sentence against the passages it cites and the question (passages
+    //    first, so sentences citing the same ones share the beginning of their prompts). A
+    //    sentence citing nothing is judged against the shown passage sharing most words with
+    //    it, and cites that passage when it is supported there.
+    let t = Instant::now();
+    for (s, claim) in out.sentences.iter_mut().zip(&split) {
+        let against = if s.cites.is_empty() {
+            s.attributed = true;
+            vec![given[grounding::closest(&claim.claim, &shown)]]
+        } else {
+            s.cites.clone()
+        };
+        let cited: Vec<&Passage> = against.iter().map(|&i| &used[i]).collect();
+        let ids = grounding::render(
+            engine,
+            grounding::JUDGE,
+            &grounding::support_message(engine, question, &claim.claim, &cited),
+        )?;
+        let v = engine.yes_no(&ids, hooks.cancelled)?;
+        out.support_cost.0 += engine.last_fed();
+        s.support = Some(v);
+        s.kept = v >= checks.min_support;
+        if s.kept {
+            s.cites = against;
         }
-        out.support_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
     }
+    out.support_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
     if !out.sentences.iter().any(|s| s.kept && !s.cites.is_empty()) {
         out.refusal = Some(Refusal::Unsupported);
     }

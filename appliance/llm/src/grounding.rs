@@ -70,33 +70,61 @@ pub fn answer_message(engine: &Engine, question: &str, passages: &[Passage]) -> 
     s
 }
 
-/// The user message of the relevance step for one passage: the question first (shared by
-/// every passage's prompt), then the passage and the yes/no question.
+/// The user message of the relevance step for one passage: the passage, then the question
+/// and the rule. (Measured on the development set's tuning part with the 1.5B model: this
+/// order separates passages that give the fact from those that do not, pairwise AUC 0.87,
+/// where the question-first order scored 0.55.)
 pub fn relevance_message(engine: &Engine, question: &str, p: &Passage) -> String {
     format!(
-        "Question: {}\n\nExcerpt from the analysis notes:{}\n{}\n\nDoes this excerpt itself \
-         state the specific fact the question asks for (judge by meaning, not wording)? Answer \
-         No if it only gives related information, or a similar fact about something else \
-         (another particle, quantity, sample or analysis). Reply Yes or No.",
-        engine.neutralize(question.trim()),
+        "Excerpt from the analysis notes:{}\n{}\n\nQuestion: {}\n\nCan the question be \
+         answered from this excerpt alone? Reply Yes only if the excerpt states the requested \
+         fact itself, for the same object the question names. Reply Yes or No.",
         title_line(p, engine),
-        engine.neutralize(p.text.trim())
+        engine.neutralize(p.text.trim()),
+        engine.neutralize(question.trim()),
     )
 }
 
-/// The user message of the support step: the cited passages first (shared by the sentences
-/// citing them), then the statement.
-pub fn support_message(engine: &Engine, statement: &str, cited: &[&Passage]) -> String {
+/// The user message of the support step: the cited passages, the question and one sentence
+/// of the answer (the question lets the judge see a fact given for the wrong object).
+pub fn support_message(
+    engine: &Engine,
+    question: &str,
+    statement: &str,
+    cited: &[&Passage],
+) -> String {
     let mut s = String::from("Excerpts from the analysis notes:\n\n");
     for p in cited {
         s.push_str(&format!("{}\n\n", engine.neutralize(p.text.trim())));
     }
     s.push_str(&format!(
-        "Statement: {}\n\nIs every fact in the statement (each number, name and claim) stated \
-         in the excerpts above? Reply Yes or No.",
+        "Question: {}\nProposed answer: {}\n\nDo the excerpts state this answer, every \
+         number, name and claim in it, for the same object the question names? Reply Yes or \
+         No.",
+        engine.neutralize(question.trim()),
         engine.neutralize(statement.trim())
     ));
     s
+}
+
+/// Index of the passage sharing the most distinct words (letters or digits, two or more
+/// characters, case folded) with `claim`; the first on ties.
+pub fn closest(claim: &str, passages: &[Passage]) -> usize {
+    fn words(t: &str) -> std::collections::HashSet<String> {
+        t.split(|c: char| !(c.is_alphanumeric() || c == '.'))
+            .map(|w| w.trim_matches('.').to_lowercase())
+            .filter(|w| w.chars().count() >= 2)
+            .collect()
+    }
+    let c = words(claim);
+    let mut best = (0, 0);
+    for (i, p) in passages.iter().enumerate() {
+        let n = words(&p.text).intersection(&c).count();
+        if n > best.1 {
+            best = (i, n);
+        }
+    }
+    best.0
 }
 
 /// Token budget of a prompt.
@@ -468,5 +496,23 @@ mod tests {
             assert!(c.citations.is_empty());
         }
         assert!(!is_abstention("The trigger threshold is 24 GeV [1]."));
+    }
+
+    #[test]
+    fn an_uncited_sentence_goes_to_the_passage_sharing_most_words() {
+        let p = |t: &str| Passage {
+            chunk_id: t.into(),
+            title: None,
+            heading: None,
+            page: None,
+            text: t.into(),
+        };
+        let ps = [
+            p("The Drell-Yan background is taken from simulation."),
+            p("The integrated luminosity is 96.6 fb-1 from the 2017 and 2018 runs."),
+            p("The luminosity uncertainty is 1.6%."),
+        ];
+        assert_eq!(closest("It used 96.6 fb-1 of luminosity.", &ps), 1);
+        assert_eq!(closest("Nothing in common here", &ps), 0);
     }
 }

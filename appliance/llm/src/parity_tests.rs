@@ -364,3 +364,108 @@ fn a_split_model_loads_as_its_parts_joined() {
     let e = Gguf::open(&first).unwrap_err().to_string();
     assert!(e.contains("smol-00002-of-00002.gguf"), "{e}");
 }
+
+/// The relevance prompt of `question` over `passage`, encoded.
+fn judge_ids(e: &crate::Engine, question: &str, title: &str, passage: &str) -> Vec<u32> {
+    let p = crate::Passage {
+        chunk_id: "c".into(),
+        title: Some(title.into()),
+        heading: None,
+        page: None,
+        text: passage.into(),
+    };
+    crate::grounding::render(
+        e,
+        crate::grounding::JUDGE,
+        &crate::grounding::relevance_message(e, question, &p),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_verdict_after_a_reused_prefix_equals_a_fresh_one() {
+    for name in ["smollm2-135m-instruct-q4_1", "qwen2.5-coder-1.5b-instruct-q4_k_m"] {
+        if name.starts_with("qwen") && std::env::var("MITRA_TEST_LARGE").is_err() {
+            continue;
+        }
+        let Some(path) = gguf_of(name) else { continue };
+        let mut e = crate::Engine::load(
+            &path,
+            &crate::LoadOptions {
+                name: "t".into(),
+                sha256: None,
+                device: "cpu".into(),
+                reference: false,
+                chat_template: None,
+            },
+        )
+        .unwrap();
+        let q = "What is the single-muon trigger threshold?";
+        let on = judge_ids(&e, q, "Trigger", "Events were recorded with a single-muon trigger requiring pT > 24 GeV (27 GeV in 2017).");
+        let off = judge_ids(&e, q, "Backgrounds", "The Drell-Yan background is estimated from simulation and normalised in a control region.");
+        let mut verdicts = Vec::new();
+        for ids in [&on, &off] {
+            e.forget();
+            let fresh = e.yes_no(ids, &|| false).unwrap();
+            verdicts.push(fresh);
+        }
+        // Off after on: the shared prefix (system prompt and question) is reused.
+        e.forget();
+        e.yes_no(&on, &|| false).unwrap();
+        let reused = e.yes_no(&off, &|| false).unwrap();
+        assert!(e.last_fed() < off.len(), "{name}: nothing reused");
+        eprintln!("{name}: on {:.3} off {:.3} reused-off {reused:.3}", verdicts[0], verdicts[1]);
+        assert!((reused - verdicts[1]).abs() < 0.25, "{name}: {reused} vs {}", verdicts[1]);
+        if name.starts_with("qwen") {
+            // The judge discriminates: a passage giving the fact against one that does not.
+            assert!(verdicts[0] > verdicts[1] + 2.0, "{name}: {verdicts:?}");
+        }
+    }
+}
+
+/// Development harness (not a check): the verdict, or the greedy reply, of the model
+/// `MITRA_HARNESS_MODEL` for each `{"system","user","gen"}` line of `MITRA_HARNESS_CASES`,
+/// printed as JSON lines; for trying judging prompts without rebuilding.
+#[test]
+#[ignore]
+fn prompt_harness() {
+    let (Ok(model), Ok(cases)) = (
+        std::env::var("MITRA_HARNESS_MODEL"),
+        std::env::var("MITRA_HARNESS_CASES"),
+    ) else {
+        return;
+    };
+    let path = gguf_of(&model).unwrap();
+    let mut e = crate::Engine::load(
+        &path,
+        &crate::LoadOptions {
+            name: "t".into(),
+            sha256: None,
+            device: "cpu".into(),
+            reference: false,
+            chat_template: None,
+        },
+    )
+    .unwrap();
+    for line in std::fs::read_to_string(cases).unwrap().lines() {
+        let c: serde_json::Value = serde_json::from_str(line).unwrap();
+        let ids = crate::grounding::render(
+            &e,
+            c["system"].as_str().unwrap(),
+            c["user"].as_str().unwrap(),
+        )
+        .unwrap();
+        let gen = c["gen"].as_u64().unwrap_or(0) as usize;
+        let out = if gen > 0 {
+            let p = crate::Params {
+                max_new_tokens: gen,
+                ..Default::default()
+            };
+            let (text, _) = e.generate(&ids, &p, &|| false, &mut |_| true).unwrap();
+            serde_json::json!({"id": c["id"], "text": text})
+        } else {
+            serde_json::json!({"id": c["id"], "score": e.yes_no(&ids, &|| false).unwrap()})
+        };
+        println!("HARNESS {out}");
+    }
+}

@@ -156,13 +156,14 @@ impl Answerer for LlmAnswerer<'_> {
                         .collect::<Vec<_>>()
                 })
                 .collect();
-            let (passages, version) = crate::sql::answer_fn::read_passages(self.data_dir, &ids)
+            let (passages, version) = crate::sql::answer_fn::read_passages(self.data_dir, &ids, None)
                 .await
                 .map_err(|e| AppError::Config(format!("reading the evidence: {e}")))?;
             let ev = crate::llm::Evidence {
                 passages: passages.clone(),
                 best_similarity: None,
-                chunks_version: Some(version),
+                chunks_version: Some(version.chunks),
+                store: Some(version),
             };
             let row = crate::llm::submit(self.llm, &question.text, ev)
                 .map_err(|e| AppError::Config(format!("language model: {e}")))?

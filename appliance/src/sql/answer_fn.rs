@@ -31,6 +31,7 @@ use crate::answers_log::{self, Asker};
 use crate::config::LimitsConfig;
 use crate::llm::{self, AnswerRow, Evidence, Llm};
 use crate::sql::interrupt::Interrupt;
+use crate::store::TableVersions;
 
 const ANSWER: &str = "answer";
 const ANSWER_FROM: &str = "answer_from";
@@ -104,13 +105,38 @@ fn asker(session_cfg: &datafusion::prelude::SessionConfig, scope: Option<Vec<Str
     }
 }
 
-/// The chunks `ids` (text, heading, page, document title) and the `chunks` version read.
+/// Opens the table `name` at `version` (Lance time travel), or its latest version.
+async fn open_at(
+    data_dir: &std::path::Path,
+    name: &str,
+    version: Option<u64>,
+) -> std::result::Result<lance::Dataset, crate::store::StoreError> {
+    let ds = lance::Dataset::open(&data_dir.join(format!("{name}.lance")).to_string_lossy()).await?;
+    match version {
+        None => Ok(ds),
+        Some(v) => ds
+            .checkout_version(v)
+            .await
+            .map_err(|_| crate::store::StoreError::VersionGone {
+                table: name.to_string(),
+                version: v,
+            }),
+    }
+}
+
+/// The chunks `ids` (text, heading, page, document title) at the versions `at` (latest when
+/// `None`), and the versions read.
 pub async fn read_passages(
     data_dir: &std::path::Path,
     ids: &[String],
-) -> std::result::Result<(Vec<Passage>, u64), crate::store::StoreError> {
-    let chunks = lance::Dataset::open(&data_dir.join("chunks.lance").to_string_lossy()).await?;
-    let version = chunks.version().version;
+    at: Option<TableVersions>,
+) -> std::result::Result<(Vec<Passage>, TableVersions), crate::store::StoreError> {
+    let chunks = open_at(data_dir, "chunks", at.map(|v| v.chunks)).await?;
+    let docs = open_at(data_dir, "documents", at.map(|v| v.documents)).await?;
+    let version = TableVersions {
+        chunks: chunks.version().version,
+        documents: docs.version().version,
+    };
     if ids.is_empty() {
         return Ok((Vec::new(), version));
     }
@@ -152,7 +178,6 @@ pub async fn read_passages(
         }
     }
     // Document titles.
-    let docs = lance::Dataset::open(&data_dir.join("documents.lance").to_string_lossy()).await?;
     let doc_ids: Vec<String> = found.values().map(|(d, _, _)| d.clone()).collect();
     let mut titles: std::collections::HashMap<(String, i32), String> = Default::default();
     if !doc_ids.is_empty() {
@@ -365,13 +390,14 @@ impl PartitionStream for AnswerStream {
         let data_dir = self.data_dir.clone();
         let fut = async move {
             let ids: Vec<String> = call.hits.iter().map(|h| h.chunk_id.clone()).collect();
-            let (passages, version) = read_passages(&data_dir, &ids)
+            let (passages, version) = read_passages(&data_dir, &ids, None)
                 .await
                 .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?;
             let ev = Evidence {
                 passages,
                 best_similarity: call.best,
-                chunks_version: Some(version),
+                chunks_version: Some(version.chunks),
+                store: Some(version),
             };
             let row = llm::submit(&llm, &call.question, ev)
                 .map_err(|e| llm_err(ANSWER, e).into_df())?
@@ -508,6 +534,17 @@ struct AnswerFromAcc {
 }
 
 impl AnswerFromAcc {
+    /// The store's latest versions, for the receipt of a recorded answer (`None` when answers
+    /// are not recorded).
+    fn store_versions(&self) -> Result<Option<TableVersions>> {
+        if !self.llm.config().record_answers {
+            return Ok(None);
+        }
+        let (_, v) = wait_here(read_passages(&self.data_dir, &[], None))
+            .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?;
+        Ok(Some(v))
+    }
+
     fn set_question(&mut self, q: &str) -> std::result::Result<(), SqlFnError> {
         match &self.question {
             Some(have) if have != q => Err(SqlFnError::InvalidArgument {
@@ -576,6 +613,7 @@ impl Accumulator for AnswerFromAcc {
                 .collect(),
             best_similarity: None,
             chunks_version: None,
+            store: self.store_versions()?,
         };
         let pending =
             llm::submit(&self.llm, &q, ev).map_err(|e| llm_err(ANSWER_FROM, e).into_df())?;

@@ -52,6 +52,37 @@ pub enum SqlFnError {
         /// The cause.
         source: mitra_llm::LlmError,
     },
+    /// Reading a table failed (SQLSTATE XX000).
+    #[error("{function}(): {source}")]
+    Store {
+        /// Function name.
+        function: &'static str,
+        /// The cause.
+        source: crate::store::StoreError,
+    },
+    /// What the statement names does not exist (SQLSTATE 42704).
+    #[error("{function}(): {what}")]
+    NotFound {
+        /// Function name.
+        function: &'static str,
+        /// What is missing.
+        what: String,
+    },
+    /// Only the operator may call this function (SQLSTATE 42501).
+    #[error("{function}(): only the operator may call it")]
+    OperatorOnly {
+        /// Function name.
+        function: &'static str,
+    },
+    /// The store or the model no longer has what a recorded answer was made from (SQLSTATE
+    /// 55000).
+    #[error("{function}(): {message}")]
+    NotReplayable {
+        /// Function name.
+        function: &'static str,
+        /// What is missing or changed.
+        message: String,
+    },
     /// The statement was stopped: a cancel request or `statement_timeout` (SQLSTATE 57014),
     /// or the client went away.
     #[error("{}", .0.message())]
@@ -66,6 +97,10 @@ impl SqlFnError {
             SqlFnError::WrongArity { .. } => "42883",
             SqlFnError::Index(_) => "XX000",
             SqlFnError::Stopped(_) => "57014",
+            SqlFnError::NotFound { .. } => "42704",
+            SqlFnError::Store { .. } => "XX000",
+            SqlFnError::OperatorOnly { .. } => "42501",
+            SqlFnError::NotReplayable { .. } => "55000",
             SqlFnError::Analyses { source, .. } => match source {
                 crate::analyses::AnalysesError::Unknown(_) => "22023",
                 _ => "XX000",

@@ -8,6 +8,7 @@ mod dense_fn;
 mod error;
 pub mod interrupt;
 mod join_pushdown;
+mod replay_fn;
 mod live_table;
 mod rrf_fn;
 
@@ -165,9 +166,16 @@ pub async fn build_session_with(
         limits.clone(),
         data_dir.clone(),
     ));
+    ctx.register_udtf(
+        "replay",
+        Arc::new(replay_fn::ReplayFunction::new(llm.clone(), data_dir.clone())),
+    );
     ctx.register_udtf("llm_status", Arc::new(LlmStatusFunction::new(llm)));
     // The operator's audit log of answers (empty until the first recorded answer).
     let answers = data_dir.join(crate::answers_log::TABLE_DIR);
+    if let Err(e) = crate::answers_log::evolve(&data_dir).await {
+        tracing::warn!(error = %e, "the answers table could not be brought up to date");
+    }
     let answers_schema =
         (!answers.join("_versions").exists()).then(|| crate::schema::ANSWERS.arrow_schema());
     let answers_table = Arc::new(
