@@ -108,8 +108,9 @@ pub async fn record(
         Arc::new(Int64Array::from(vec![row.completion_tokens as i64])),
         Arc::new(Float32Array::from(vec![row.ms_prefill])),
         Arc::new(Float32Array::from(vec![row.ms_decode])),
-        Arc::new(StringArray::from(vec![serde_json::to_string(&row.receipt)
-            .map_err(|e| StoreError::Schema(e.to_string()))?])),
+        Arc::new(StringArray::from(vec![
+            serde_json::to_string(&row.receipt).map_err(|e| StoreError::Schema(e.to_string()))?
+        ])),
     ];
     let batch = RecordBatch::try_new(schema.clone(), cols)
         .map_err(|e| StoreError::Schema(e.to_string()))?;

@@ -181,7 +181,10 @@ async fn answers_cite_only_their_evidence_and_are_reproducible() {
     // Replay: each recorded answer re-runs from its receipt to the same answer, through the
     // chunks version it was read at, after the store has moved on.
     let log = c
-        .query("SELECT answer_id, function, answer FROM answers ORDER BY asked_at", &[])
+        .query(
+            "SELECT answer_id, function, answer FROM answers ORDER BY asked_at",
+            &[],
+        )
         .await
         .unwrap();
     let from = log

@@ -384,7 +384,10 @@ fn judge_ids(e: &crate::Engine, question: &str, title: &str, passage: &str) -> V
 
 #[test]
 fn a_verdict_after_a_reused_prefix_equals_a_fresh_one() {
-    for name in ["smollm2-135m-instruct-q4_1", "qwen2.5-coder-1.5b-instruct-q4_k_m"] {
+    for name in [
+        "smollm2-135m-instruct-q4_1",
+        "qwen2.5-coder-1.5b-instruct-q4_k_m",
+    ] {
         if name.starts_with("qwen") && std::env::var("MITRA_TEST_LARGE").is_err() {
             continue;
         }
@@ -414,8 +417,15 @@ fn a_verdict_after_a_reused_prefix_equals_a_fresh_one() {
         e.yes_no(&on, &|| false).unwrap();
         let reused = e.yes_no(&off, &|| false).unwrap();
         assert!(e.last_fed() < off.len(), "{name}: nothing reused");
-        eprintln!("{name}: on {:.3} off {:.3} reused-off {reused:.3}", verdicts[0], verdicts[1]);
-        assert!((reused - verdicts[1]).abs() < 0.25, "{name}: {reused} vs {}", verdicts[1]);
+        eprintln!(
+            "{name}: on {:.3} off {:.3} reused-off {reused:.3}",
+            verdicts[0], verdicts[1]
+        );
+        assert!(
+            (reused - verdicts[1]).abs() < 0.25,
+            "{name}: {reused} vs {}",
+            verdicts[1]
+        );
         if name.starts_with("qwen") {
             // The judge discriminates: a passage giving the fact against one that does not.
             assert!(verdicts[0] > verdicts[1] + 2.0, "{name}: {verdicts:?}");

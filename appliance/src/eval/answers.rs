@@ -156,9 +156,10 @@ impl Answerer for LlmAnswerer<'_> {
                         .collect::<Vec<_>>()
                 })
                 .collect();
-            let (passages, version) = crate::sql::answer_fn::read_passages(self.data_dir, &ids, None)
-                .await
-                .map_err(|e| AppError::Config(format!("reading the evidence: {e}")))?;
+            let (passages, version) =
+                crate::sql::answer_fn::read_passages(self.data_dir, &ids, None)
+                    .await
+                    .map_err(|e| AppError::Config(format!("reading the evidence: {e}")))?;
             let ev = crate::llm::Evidence {
                 passages: passages.clone(),
                 best_similarity: None,

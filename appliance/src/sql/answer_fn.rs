@@ -111,16 +111,18 @@ async fn open_at(
     name: &str,
     version: Option<u64>,
 ) -> std::result::Result<lance::Dataset, crate::store::StoreError> {
-    let ds = lance::Dataset::open(&data_dir.join(format!("{name}.lance")).to_string_lossy()).await?;
+    let ds =
+        lance::Dataset::open(&data_dir.join(format!("{name}.lance")).to_string_lossy()).await?;
     match version {
         None => Ok(ds),
-        Some(v) => ds
-            .checkout_version(v)
-            .await
-            .map_err(|_| crate::store::StoreError::VersionGone {
-                table: name.to_string(),
-                version: v,
-            }),
+        Some(v) => {
+            ds.checkout_version(v)
+                .await
+                .map_err(|_| crate::store::StoreError::VersionGone {
+                    table: name.to_string(),
+                    version: v,
+                })
+        }
     }
 }
 

@@ -8,8 +8,8 @@ mod dense_fn;
 mod error;
 pub mod interrupt;
 mod join_pushdown;
-mod replay_fn;
 mod live_table;
+mod replay_fn;
 mod rrf_fn;
 
 use std::path::PathBuf;
@@ -168,7 +168,10 @@ pub async fn build_session_with(
     ));
     ctx.register_udtf(
         "replay",
-        Arc::new(replay_fn::ReplayFunction::new(llm.clone(), data_dir.clone())),
+        Arc::new(replay_fn::ReplayFunction::new(
+            llm.clone(),
+            data_dir.clone(),
+        )),
     );
     ctx.register_udtf("llm_status", Arc::new(LlmStatusFunction::new(llm)));
     // The operator's audit log of answers (empty until the first recorded answer).
