@@ -245,7 +245,8 @@ pub struct Receipt {
     pub settings: Settings,
     /// Best dense similarity of the evidence (the retrieval gate's input).
     pub best_similarity: Option<f64>,
-    /// sha256 of the passages as given (id, title, heading, text of each, in order).
+    /// sha256 of the passages of `evidence` as given (id, title, heading, text of each, in
+    /// order).
     pub evidence_sha256: String,
     /// The store's versions the passages were read at (see [`Evidence::store`]).
     pub store: Option<TableVersions>,
@@ -349,11 +350,18 @@ pub struct AnswerRow {
     pub receipt: Receipt,
 }
 
-fn receipt(settings: &Settings, ev: &Evidence, prompt_sha256: String) -> Receipt {
+/// The receipt of an answer whose `evidence` column lists `given` (the passages that fit the
+/// prompt; none when it abstained before the model ran).
+fn receipt(
+    settings: &Settings,
+    ev: &Evidence,
+    given: &[Passage],
+    prompt_sha256: String,
+) -> Receipt {
     Receipt {
         settings: settings.clone(),
         best_similarity: ev.best_similarity,
-        evidence_sha256: evidence_sha256(&ev.passages),
+        evidence_sha256: evidence_sha256(given),
         store: ev.store,
         prompt_sha256,
     }
@@ -380,7 +388,7 @@ fn abstain(llm: &Llm, settings: &Settings, ev: &Evidence, why: Abstention) -> An
         completion_tokens: 0,
         ms_prefill: 0.0,
         ms_decode: 0.0,
-        receipt: receipt(settings, ev, String::new()),
+        receipt: receipt(settings, ev, &[], String::new()),
     }
 }
 
@@ -577,7 +585,12 @@ impl Pending {
             completion_tokens: stats.completion_tokens,
             ms_prefill: stats.ms_prefill,
             ms_decode: stats.ms_decode,
-            receipt: receipt(&self.settings, &self.evidence, o.prompt_sha256.clone()),
+            receipt: receipt(
+                &self.settings,
+                &self.evidence,
+                given,
+                o.prompt_sha256.clone(),
+            ),
         }
     }
 }
