@@ -45,7 +45,8 @@ pub struct Judged {
     pub text: String,
     /// The passages (0-based, into the given ones) it cites.
     pub cites: Vec<usize>,
-    /// Support log-odds against the cited passages (`None`: not judged).
+    /// Support log-odds against the cited passages (`None`: not judged: the support step did
+    /// not run, or the sentence has a number the passages do not write).
     pub support: Option<f32>,
     /// Kept in the answer.
     pub kept: bool,
@@ -244,7 +245,8 @@ fn steps(
     // 3. Support: each sentence against the passages it cites and the question (passages
     //    first, so sentences citing the same ones share the beginning of their prompts). A
     //    sentence citing nothing is judged against the shown passage sharing most words with
-    //    it, and cites that passage when it is supported there.
+    //    it, and cites that passage when it is supported there. A sentence with a number that
+    //    none of those passages writes is removed without a judgment.
     let t = Instant::now();
     for (s, claim) in out.sentences.iter_mut().zip(&split) {
         let against = if s.cites.is_empty() {
@@ -254,6 +256,11 @@ fn steps(
             s.cites.clone()
         };
         let cited: Vec<&Passage> = against.iter().map(|&i| &used[i]).collect();
+        // A number the cited passages do not write is not shown, and needs no judge.
+        if !grounding::unwritten_numbers(&claim.claim, &cited).is_empty() {
+            s.kept = false;
+            continue;
+        }
         let ids = grounding::render(
             engine,
             grounding::JUDGE,

@@ -107,6 +107,60 @@ pub fn support_message(
     s
 }
 
+/// Answer text normalised for matching: Unicode minus and superscripts to ASCII, `×` to `x`.
+pub fn normalize(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\u{2212}' | '\u{2013}' | '\u{207B}' => '-',
+            '\u{207A}' => '+',
+            '\u{00D7}' => 'x',
+            '\u{2070}' => '0',
+            '\u{00B9}' => '1',
+            '\u{00B2}' => '2',
+            '\u{00B3}' => '3',
+            c @ '\u{2074}'..='\u{2079}' => char::from_digit(c as u32 - 0x2070, 10).unwrap_or(c),
+            c => c,
+        })
+        .collect()
+}
+
+/// Whether `number` occurs in `text` as a whole number (not inside a longer one).
+pub fn has_number(text: &str, number: &str) -> bool {
+    let is_num = |c: char| c.is_ascii_digit() || c == '.';
+    text.match_indices(number).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + number.len()..].chars().next();
+        !before.is_some_and(is_num) && !after.is_some_and(|c| c.is_ascii_digit())
+    })
+}
+
+/// Numbers written in `s` (digits with their decimal part), Unicode minus and superscripts
+/// normalised.
+pub fn numbers(s: &str) -> Vec<String> {
+    let s = normalize(s);
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in s.chars().chain([' ']) {
+        if c.is_ascii_digit() || (c == '.' && !cur.is_empty()) {
+            cur.push(c);
+        } else if !cur.is_empty() {
+            out.push(cur.trim_end_matches('.').to_string());
+            cur.clear();
+        }
+    }
+    out
+}
+
+/// Numbers of `claim` that none of `cited` writes (whole numbers, after [`normalize`]): a
+/// sentence with one is not shown, whatever the judge says.
+pub fn unwritten_numbers(claim: &str, cited: &[&Passage]) -> Vec<String> {
+    let texts: Vec<String> = cited.iter().map(|p| normalize(&p.text)).collect();
+    numbers(claim)
+        .into_iter()
+        .filter(|n| !texts.iter().any(|t| has_number(t, n)))
+        .collect()
+}
+
 /// Index of the passage sharing the most distinct words (letters or digits, two or more
 /// characters, case folded) with `claim`; the first on ties.
 pub fn closest(claim: &str, passages: &[Passage]) -> usize {
@@ -514,5 +568,23 @@ mod tests {
         ];
         assert_eq!(closest("It used 96.6 fb-1 of luminosity.", &ps), 1);
         assert_eq!(closest("Nothing in common here", &ps), 0);
+    }
+
+    #[test]
+    fn numbers_the_cited_passages_do_not_write_are_found() {
+        let p = |t: &str| Passage {
+            chunk_id: "c".into(),
+            title: None,
+            heading: None,
+            page: None,
+            text: t.into(),
+        };
+        let a = p("The integrated luminosity is 96.6 fb⁻¹; muons need pT > 26 GeV.");
+        let b = p("The threshold was 27 GeV in 2017.");
+        assert!(unwritten_numbers("It used 96.6 fb-1 with pT above 26 GeV.", &[&a]).is_empty());
+        assert_eq!(unwritten_numbers("It used 97.6 fb-1.", &[&a]), vec!["97.6"]);
+        assert_eq!(unwritten_numbers("Muons need 27 GeV.", &[&a]), vec!["27"]);
+        assert!(unwritten_numbers("Muons need 27 GeV.", &[&a, &b]).is_empty());
+        assert!(unwritten_numbers("No number here.", &[]).is_empty());
     }
 }

@@ -247,10 +247,9 @@ fn tokenizer_and_chat_template_match_the_references() {
     }
 }
 
-/// Greedy tokens of `path` over a prompt of about `words` words, with Mitra's decoder or
-/// candle-transformers' model.
-fn greedy(path: &std::path::Path, reference: bool, words: usize, n: usize) -> (String, usize) {
-    let mut e = crate::Engine::load(
+/// The model at `path` on the CPU (`reference`: candle-transformers' model).
+fn cpu_engine(path: &std::path::Path, reference: bool) -> crate::Engine {
+    crate::Engine::load(
         path,
         &crate::LoadOptions {
             name: "t".into(),
@@ -260,7 +259,13 @@ fn greedy(path: &std::path::Path, reference: bool, words: usize, n: usize) -> (S
             chat_template: None,
         },
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// Greedy tokens of `path` over a prompt of about `words` words, with Mitra's decoder or
+/// candle-transformers' model.
+fn greedy(path: &std::path::Path, reference: bool, words: usize, n: usize) -> (String, usize) {
+    let mut e = cpu_engine(path, reference);
     let text: String = "Muons with pT above 26 GeV and |η| < 2.4 are selected; the Drell-Yan background dominates. "
         .repeat(words / 16 + 1);
     let prompt = e
@@ -392,17 +397,7 @@ fn a_verdict_after_a_reused_prefix_equals_a_fresh_one() {
             continue;
         }
         let Some(path) = gguf_of(name) else { continue };
-        let mut e = crate::Engine::load(
-            &path,
-            &crate::LoadOptions {
-                name: "t".into(),
-                sha256: None,
-                device: "cpu".into(),
-                reference: false,
-                chat_template: None,
-            },
-        )
-        .unwrap();
+        let mut e = cpu_engine(&path, false);
         let q = "What is the single-muon trigger threshold?";
         let on = judge_ids(&e, q, "Trigger", "Events were recorded with a single-muon trigger requiring pT > 24 GeV (27 GeV in 2017).");
         let off = judge_ids(&e, q, "Backgrounds", "The Drell-Yan background is estimated from simulation and normalised in a control region.");
@@ -446,17 +441,7 @@ fn prompt_harness() {
         return;
     };
     let path = gguf_of(&model).unwrap();
-    let mut e = crate::Engine::load(
-        &path,
-        &crate::LoadOptions {
-            name: "t".into(),
-            sha256: None,
-            device: "cpu".into(),
-            reference: false,
-            chat_template: None,
-        },
-    )
-    .unwrap();
+    let mut e = cpu_engine(&path, false);
     for line in std::fs::read_to_string(cases).unwrap().lines() {
         let c: serde_json::Value = serde_json::from_str(line).unwrap();
         let ids = crate::grounding::render(

@@ -13,6 +13,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use mitra_llm::grounding::{has_number, normalize, numbers};
 use serde::{Deserialize, Serialize};
 
 use crate::analyzer::PhysicsAnalyzer;
@@ -113,23 +114,6 @@ pub struct LlmAnswerer<'a> {
     pub data_dir: &'a Path,
     /// Passages per question.
     pub k: usize,
-}
-
-/// Numbers written in `s` (digits with their decimal part), Unicode minus and superscripts
-/// normalised.
-fn numbers(s: &str) -> Vec<String> {
-    let s = normalize(s);
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    for c in s.chars().chain([' ']) {
-        if c.is_ascii_digit() || (c == '.' && !cur.is_empty()) {
-            cur.push(c);
-        } else if !cur.is_empty() {
-            out.push(cur.trim_end_matches('.').to_string());
-            cur.clear();
-        }
-    }
-    out
 }
 
 impl Answerer for LlmAnswerer<'_> {
@@ -264,33 +248,6 @@ pub struct AnswerReport {
     /// Shown sentences with a number that none of the passages they cite writes, over all
     /// shown sentences (an independent check of what is shown).
     pub shown_unsupported_numbers: f64,
-}
-
-/// Answer text normalised for matching: Unicode minus and superscripts to ASCII, `×` to `x`.
-pub fn normalize(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '\u{2212}' | '\u{2013}' | '\u{207B}' => '-',
-            '\u{207A}' => '+',
-            '\u{00D7}' => 'x',
-            '\u{2070}' => '0',
-            '\u{00B9}' => '1',
-            '\u{00B2}' => '2',
-            '\u{00B3}' => '3',
-            c @ '\u{2074}'..='\u{2079}' => char::from_digit(c as u32 - 0x2070, 10).unwrap_or(c),
-            c => c,
-        })
-        .collect()
-}
-
-/// Whether `number` occurs in `text` as a whole number (not inside a longer one).
-fn has_number(text: &str, number: &str) -> bool {
-    let is_num = |c: char| c.is_ascii_digit() || c == '.';
-    text.match_indices(number).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + number.len()..].chars().next();
-        !before.is_some_and(is_num) && !after.is_some_and(|c| c.is_ascii_digit())
-    })
 }
 
 /// The document of a chunk id (`doc@version#ordinal`).
