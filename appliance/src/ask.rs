@@ -25,7 +25,7 @@ pub struct AskOptions {
     /// Start inside this analysis.
     pub analysis: Option<String>,
     /// Answer with this language model (streamed); `None` prints the passages.
-    pub llm: Option<std::sync::Arc<crate::llm::Llm>>,
+    pub llm: Option<std::sync::Arc<mitra_sql::llm::Llm>>,
 }
 
 /// The scope of the conversation.
@@ -144,7 +144,7 @@ async fn answer(
     question: &str,
     scope: &Scope,
     k: usize,
-    llm: Option<&crate::llm::Llm>,
+    llm: Option<&mitra_sql::llm::Llm>,
     out: &mut dyn Write,
 ) -> Result<(), AppError> {
     let scope_arg = match scope {
@@ -162,7 +162,7 @@ async fn answer(
     let found = match rows(ctx, &select("hybrid")).await {
         Ok(r) => r,
         // No encoder here: BM25 alone.
-        Err(AppError::Sql(e)) if crate::pg::classify(&e).0 == "55000" => {
+        Err(AppError::Sql(e)) if mitra_pg::classify(&e).0 == "55000" => {
             rows(ctx, &select("bm25")).await?
         }
         Err(e) => return Err(e),
@@ -195,7 +195,7 @@ fn citation(r: &[Option<String>]) -> String {
 
 /// Streams the model's answer over the passages `found`, then prints what it cites.
 async fn generate(
-    llm: &crate::llm::Llm,
+    llm: &mitra_sql::llm::Llm,
     question: &str,
     found: &[Vec<Option<String>>],
     out: &mut dyn Write,
@@ -210,12 +210,12 @@ async fn generate(
             text: cell(r, 5).to_string(),
         })
         .collect();
-    let ev = crate::llm::Evidence {
+    let ev = mitra_sql::llm::Evidence {
         passages,
         ..Default::default()
     };
     let llm_err = |e: mitra_llm::LlmError| AppError::Config(format!("language model: {e}"));
-    let mut pending = crate::llm::submit(llm, question, ev).map_err(llm_err)?;
+    let mut pending = mitra_sql::llm::submit(llm, question, ev).map_err(llm_err)?;
     while let Some(piece) = pending.next_text().await.map_err(llm_err)? {
         write!(out, "{piece}").map_err(io)?;
         out.flush().map_err(io)?;
@@ -224,15 +224,17 @@ async fn generate(
     let row = pending.finish().await.map_err(llm_err)?;
     if row.abstained {
         let why = match row.abstention {
-            crate::llm::Abstention::Uncited => {
+            mitra_sql::llm::Abstention::Uncited => {
                 " (the model's answer cited no passage it was given)"
             }
-            crate::llm::Abstention::NoEvidence => " (no passage was found)",
-            crate::llm::Abstention::Gate => " (the passages are not close enough to the question)",
-            crate::llm::Abstention::NotRelevant => {
+            mitra_sql::llm::Abstention::NoEvidence => " (no passage was found)",
+            mitra_sql::llm::Abstention::Gate => {
+                " (the passages are not close enough to the question)"
+            }
+            mitra_sql::llm::Abstention::NotRelevant => {
                 " (no passage gives the requested fact, as the model judged them)"
             }
-            crate::llm::Abstention::Unsupported => {
+            mitra_sql::llm::Abstention::Unsupported => {
                 " (no sentence of the answer is supported by the passages it cites)"
             }
             _ => "",
@@ -349,7 +351,7 @@ pub async fn run(
         if let Err(e) = answer(ctx, &line, &scope, opts.k.max(1), opts.llm.as_deref(), out).await {
             match e {
                 AppError::Sql(e) => {
-                    let (code, msg) = crate::pg::classify(&e);
+                    let (code, msg) = mitra_pg::classify(&e);
                     writeln!(out, "error [{code}]: {msg}").map_err(io)?
                 }
                 e => writeln!(out, "error: {e}").map_err(io)?,

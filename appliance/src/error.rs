@@ -1,8 +1,11 @@
-//! The application-level error: what the CLI reports when a command fails.
+//! The CLI's error: what `mitra` reports when a command fails, one variant per layer below it.
 
-use crate::{index::IndexError, ingest::IngestError, store::StoreError};
+use mitra_store::{
+    config::ConfigError, dense::DenseError, index::IndexError, ingest::IngestError,
+    models::ModelsError, store::StoreError,
+};
 
-/// Errors surfaced by `mitra` commands; each module boundary contributes its own typed error.
+/// Errors surfaced by `mitra` commands; each layer contributes its own typed error.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     /// Configuration could not be read or is invalid.
@@ -19,16 +22,19 @@ pub enum AppError {
     Ingest(#[from] IngestError),
     /// Dense retrieval failed (model, encoder, vectors).
     #[error(transparent)]
-    Dense(#[from] crate::dense::DenseError),
+    Dense(#[from] DenseError),
     /// The model registry or fetcher failed.
     #[error(transparent)]
-    Models(#[from] crate::models::ModelsError),
+    Models(#[from] ModelsError),
     /// A plugin or plugin ingest run failed to start.
     #[error(transparent)]
-    Pipeline(#[from] crate::pipeline::PipelineError),
+    Pipeline(#[from] mitra_plugins::pipeline::PipelineError),
     /// A plugin could not be loaded.
     #[error(transparent)]
-    Plugin(#[from] crate::plugins::PluginError),
+    Plugin(#[from] mitra_plugins::PluginError),
+    /// An evaluation failed.
+    #[error(transparent)]
+    Eval(#[from] mitra_eval::EvalError),
     /// A SQL statement failed.
     #[error("SQL: {0}")]
     Sql(#[from] datafusion::error::DataFusionError),
@@ -43,4 +49,16 @@ pub enum AppError {
         /// The underlying error.
         source: std::io::Error,
     },
+}
+
+impl From<ConfigError> for AppError {
+    fn from(e: ConfigError) -> Self {
+        AppError::Config(e.0)
+    }
+}
+
+impl From<mitra_pg::ServerError> for AppError {
+    fn from(e: mitra_pg::ServerError) -> Self {
+        AppError::Server(e.0)
+    }
 }

@@ -1,70 +1,20 @@
 //! Mitra: an on-premise retrieval appliance (Lance storage, tantivy BM25, DataFusion SQL over pgwire).
+//!
+//! This crate is the CLI (`mitra`): its commands live in the binary; the library holds what
+//! the commands share (the CLI's error, `mitra ask`, the demo notes, table printing) and
+//! re-exports the layers under the paths the tests and benchmarks use.
 
-pub use mitra_bm25::analyzer;
-pub mod analyses;
-pub mod answers_log;
 pub mod ask;
-pub mod beir;
-pub mod chunker;
-pub mod config;
 pub mod demo;
-pub mod dense;
 pub mod error;
-pub mod eval;
-pub mod fusion;
-pub mod index;
-pub mod ingest;
-pub mod llm;
-pub mod metrics;
-pub mod models;
-pub mod pg;
-pub mod pipeline;
-pub mod plugins;
-pub mod schema;
-pub mod sql;
-pub mod store;
 pub mod table_fmt;
 
-pub use config::Config;
 pub use error::AppError;
-
-/// The analyzer options and BM25 parameters of a configuration.
-pub fn index_options(cfg: &Config) -> (analyzer::AnalyzerOptions, index::Bm25Params) {
-    (
-        analyzer::AnalyzerOptions {
-            stemming: cfg.bm25.stemming,
-            stopwords: cfg.bm25.stopwords,
-        },
-        index::Bm25Params {
-            k1: cfg.bm25.k1,
-            b: cfg.bm25.b,
-        },
-    )
-}
-
-/// Opens the store in `cfg.data_dir` for writing (lock, repair) and its BM25 index (synced).
-pub async fn open(
-    cfg: &Config,
-) -> Result<(store::Store, index::Bm25Index, index::SyncOutcome), AppError> {
-    let store = store::Store::open(&cfg.data_dir).await?;
-    let (opts, params) = index_options(cfg);
-    let (index, outcome) =
-        index::Bm25Index::open_synced(&cfg.data_dir.join("bm25"), &store, opts, params).await?;
-    Ok((store, index, outcome))
-}
-
-/// Opens the store for reading (serve, sql, status). With no writer active this repairs and
-/// syncs like [`open`]; while `mitra ingest` runs, the index is opened as that writer left it.
-pub async fn open_reader(
-    cfg: &Config,
-) -> Result<(store::Store, index::Bm25Index, index::SyncOutcome), AppError> {
-    let (opts, params) = index_options(cfg);
-    let dir = cfg.data_dir.join("bm25");
-    let (store, writer_active) = store::Store::open_reader(&cfg.data_dir).await?;
-    if writer_active {
-        let index = index::Bm25Index::open_existing(&dir, opts, params)?;
-        return Ok((store, index, index::SyncOutcome::UpToDate));
-    }
-    let (index, outcome) = index::Bm25Index::open_synced(&dir, &store, opts, params).await?;
-    Ok((store, index, outcome))
-}
+pub use mitra_eval::{self as eval, beir, metrics};
+pub use mitra_pg as pg;
+pub use mitra_plugins::{self as plugins, pipeline};
+pub use mitra_sql::{self as sql, answers_log, llm};
+pub use mitra_store::{
+    analyses, analyzer, chunker, config, dense, fusion, index, index_options, ingest, models, open,
+    open_reader, schema, store, visibility, Config,
+};

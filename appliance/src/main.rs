@@ -578,7 +578,12 @@ async fn baseline_answers(
         threshold: abstain_below,
         top: 3,
     };
-    eval::answers::evaluate(&a, index.analyzer(), questions, None)
+    Ok(eval::answers::evaluate(
+        &a,
+        index.analyzer(),
+        questions,
+        None,
+    )?)
 }
 
 fn print_answers(qpath: &Path, answerer: &str, cfg: &Config, rep: &eval::answers::AnswerReport) {

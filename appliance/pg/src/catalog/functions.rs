@@ -1,0 +1,403 @@
+//! Mitra's SQL functions as the catalog lists them, and the catalog functions psql, pgjdbc,
+//! asyncpg and SQLAlchemy call that datafusion-pg-catalog does not provide.
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, StringArray};
+use arrow_schema::{DataType, SchemaRef};
+use datafusion::common::cast::as_int64_array;
+use datafusion::error::{DataFusionError, Result};
+use datafusion::logical_expr::{create_udf, ColumnarValue, Signature, SimpleScalarUDF, Volatility};
+use datafusion::prelude::SessionContext;
+use datafusion::scalar::ScalarValue;
+
+use super::types::pg_type;
+use mitra_sql::{HYBRID_SCHEMA, RANKED_SCHEMA};
+
+/// What a function returns.
+#[derive(Debug, Clone, Copy)]
+pub enum Returns {
+    /// A set of rows (a table function).
+    Table(fn() -> SchemaRef),
+    /// One value of a type.
+    Scalar(fn() -> DataType),
+}
+
+/// A named argument and its type.
+pub type Arg = (&'static str, fn() -> DataType);
+
+/// A Mitra function in `pg_proc`, `information_schema.routines` and `\df`.
+#[derive(Debug, Clone, Copy)]
+pub struct MitraFunction {
+    /// Name.
+    pub name: &'static str,
+    /// `pg_proc.oid` (a fixed range above the catalog's own).
+    pub oid: i32,
+    /// Arguments: name and type.
+    pub args: &'static [Arg],
+    /// Trailing arguments that have defaults.
+    pub defaults: usize,
+    /// Result.
+    pub returns: Returns,
+    /// One-line description.
+    pub description: &'static str,
+}
+
+fn text() -> DataType {
+    DataType::Utf8
+}
+fn bigint() -> DataType {
+    DataType::Int64
+}
+fn float8() -> DataType {
+    DataType::Float64
+}
+fn vector() -> DataType {
+    DataType::List(Arc::new(arrow_schema::Field::new(
+        "item",
+        DataType::Float32,
+        true,
+    )))
+}
+fn ranked() -> SchemaRef {
+    RANKED_SCHEMA.clone()
+}
+fn hybrid() -> SchemaRef {
+    HYBRID_SCHEMA.clone()
+}
+
+/// Every Mitra function.
+pub const FUNCTIONS: &[MitraFunction] = &[
+    MitraFunction {
+        name: "bm25",
+        oid: 2_100_000_001,
+        args: &[("query", text), ("k", bigint)],
+        defaults: 0,
+        returns: Returns::Table(ranked),
+        description: "BM25 ranking of chunks for a query (tantivy index)",
+    },
+    MitraFunction {
+        name: "dense",
+        oid: 2_100_000_002,
+        args: &[("query", text), ("k", bigint)],
+        defaults: 0,
+        returns: Returns::Table(ranked),
+        description: "Dense-vector ranking of chunks for a query (local encoder)",
+    },
+    MitraFunction {
+        name: "hybrid",
+        oid: 2_100_000_003,
+        args: &[
+            ("query", text),
+            ("k", bigint),
+            ("w_dense", float8),
+            ("w_sparse", float8),
+            ("rrf_k", float8),
+            ("depth", bigint),
+        ],
+        defaults: 4,
+        returns: Returns::Table(hybrid),
+        description: "Weighted reciprocal rank fusion of dense() and bm25()",
+    },
+    MitraFunction {
+        name: "embed",
+        oid: 2_100_000_004,
+        args: &[("text", text)],
+        defaults: 0,
+        returns: Returns::Scalar(vector),
+        description: "The encoder's vector of a text",
+    },
+    MitraFunction {
+        name: "rrf",
+        oid: 2_100_000_005,
+        args: &[("rank", bigint), ("k", float8)],
+        defaults: 1,
+        returns: Returns::Scalar(float8),
+        description: "Reciprocal rank 1/(k + rank)",
+    },
+];
+
+impl MitraFunction {
+    /// `pg_get_function_arguments`: `query text, k bigint`.
+    pub fn arguments(&self) -> String {
+        self.args
+            .iter()
+            .map(|(n, t)| format!("{n} {}", pg_type(&t()).name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// `pg_get_function_result`: `TABLE(chunk_id text, ...)` or a type name.
+    pub fn result(&self) -> String {
+        match self.returns {
+            Returns::Table(schema) => format!(
+                "TABLE({})",
+                schema()
+                    .fields()
+                    .iter()
+                    .map(|f| format!("{} {}", f.name(), pg_type(f.data_type()).name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Returns::Scalar(t) => pg_type(&t()).name.to_string(),
+        }
+    }
+
+    /// `pg_proc.prorettype`: `record` for table functions.
+    pub fn result_oid(&self) -> i32 {
+        match self.returns {
+            Returns::Table(_) => 2249,
+            Returns::Scalar(t) => pg_type(&t()).oid,
+        }
+    }
+}
+
+fn by_oid(oid: i64) -> Option<&'static MitraFunction> {
+    FUNCTIONS.iter().find(|f| i64::from(f.oid) == oid)
+}
+
+/// A one-argument function of an oid, answering NULL for oids that are not Mitra's.
+fn oid_text_udf(
+    name: &str,
+    f: fn(&MitraFunction) -> String,
+) -> datafusion::logical_expr::ScalarUDF {
+    create_udf(
+        name,
+        vec![DataType::Int64],
+        DataType::Utf8,
+        Volatility::Stable,
+        Arc::new(move |args: &[ColumnarValue]| {
+            let arr = args[0].to_array(1)?;
+            let arr = arrow::compute::cast(&arr, &DataType::Int64)?;
+            let oids = as_int64_array(&arr)?;
+            let out: StringArray = oids.iter().map(|o| o.and_then(by_oid).map(f)).collect();
+            let out: ArrayRef = Arc::new(out);
+            shaped(args, out)
+        }),
+    )
+}
+
+/// The value `current_setting(name)` reports (read-only, per server).
+fn setting(name: &str) -> Option<String> {
+    Some(match name.to_ascii_lowercase().as_str() {
+        "server_version" => crate::server_version(),
+        "server_version_num" => "160006".into(),
+        "server_encoding" | "client_encoding" => "UTF8".into(),
+        "standard_conforming_strings" => "on".into(),
+        "default_transaction_read_only" | "transaction_read_only" => "on".into(),
+        "is_superuser" => "off".into(),
+        "jit" => "off".into(),
+        "max_identifier_length" => "63".into(),
+        "search_path" => "public".into(),
+        "timezone" => "UTC".into(),
+        "datestyle" => "ISO, MDY".into(),
+        "integer_datetimes" => "on".into(),
+        "transaction_isolation" | "default_transaction_isolation" => "read committed".into(),
+        _ => return None,
+    })
+}
+
+fn current_setting_udf() -> datafusion::logical_expr::ScalarUDF {
+    create_udf(
+        "current_setting",
+        vec![DataType::Utf8],
+        DataType::Utf8,
+        Volatility::Stable,
+        Arc::new(|args: &[ColumnarValue]| {
+            let ColumnarValue::Scalar(s) = &args[0] else {
+                return Err(DataFusionError::NotImplemented(
+                    "current_setting() of a column".into(),
+                ));
+            };
+            let name = match s {
+                ScalarValue::Utf8(Some(n)) | ScalarValue::Utf8View(Some(n)) => n.clone(),
+                _ => return Ok(ColumnarValue::Scalar(ScalarValue::Utf8(None))),
+            };
+            match setting(&name) {
+                Some(v) => Ok(ColumnarValue::Scalar(ScalarValue::Utf8(Some(v)))),
+                None => Err(DataFusionError::Plan(format!(
+                    "unrecognized configuration parameter \"{name}\""
+                ))),
+            }
+        }),
+    )
+}
+
+/// `set_config(name, value, is_local)`: drivers switch settings such as `jit` off around their
+/// type introspection; nothing here depends on them, so the value is echoed and not kept.
+fn set_config_udf() -> datafusion::logical_expr::ScalarUDF {
+    create_udf(
+        "set_config",
+        vec![DataType::Utf8, DataType::Utf8, DataType::Boolean],
+        DataType::Utf8,
+        Volatility::Volatile,
+        Arc::new(|args: &[ColumnarValue]| Ok(args[1].clone())),
+    )
+}
+
+/// The core types by name (`pg_type.typname` or SQL spelling).
+fn type_oid(name: &str) -> Option<i32> {
+    let n = name
+        .trim()
+        .trim_start_matches("pg_catalog.")
+        .to_ascii_lowercase();
+    Some(match n.as_str() {
+        "bool" | "boolean" => 16,
+        "bytea" => 17,
+        "int8" | "bigint" => 20,
+        "int2" | "smallint" => 21,
+        "int4" | "integer" | "int" => 23,
+        "text" => 25,
+        "oid" => 26,
+        "float4" | "real" => 700,
+        "float8" | "double precision" => 701,
+        "varchar" | "character varying" => 1043,
+        "date" => 1082,
+        "time" => 1083,
+        "timestamp" | "timestamp without time zone" => 1114,
+        "timestamptz" | "timestamp with time zone" => 1184,
+        "interval" => 1186,
+        "numeric" => 1700,
+        "_float4" | "real[]" => 1021,
+        "_text" | "text[]" => 1009,
+        "_int8" | "bigint[]" => 1016,
+        "json" => 114,
+        "jsonb" => 3802,
+        "uuid" => 2950,
+        _ => return None,
+    })
+}
+
+/// `to_regtype(name)`: the oid of a type, NULL for types Mitra does not have (SQLAlchemy asks
+/// for `hstore` at connect).
+fn to_regtype_udf() -> datafusion::logical_expr::ScalarUDF {
+    create_udf(
+        "to_regtype",
+        vec![DataType::Utf8],
+        DataType::Int32,
+        Volatility::Stable,
+        Arc::new(|args: &[ColumnarValue]| {
+            let arr = args[0].to_array(1)?;
+            let arr = arrow::compute::cast(&arr, &DataType::Utf8)?;
+            let out: arrow::array::Int32Array = arr
+                .as_any()
+                .downcast_ref::<StringArray>()
+                .map(|a| a.iter().map(|v| v.and_then(type_oid)).collect())
+                .unwrap_or_else(|| arrow::array::Int32Array::from(vec![None; arr.len()]));
+            let out: ArrayRef = Arc::new(out);
+            shaped(args, out)
+        }),
+    )
+}
+
+/// The row count of the arguments, `None` when every one is a scalar.
+fn rows_of(args: &[ColumnarValue]) -> Option<usize> {
+    args.iter().find_map(|a| match a {
+        ColumnarValue::Array(a) => Some(a.len()),
+        ColumnarValue::Scalar(_) => None,
+    })
+}
+
+/// A computed column as the result: a scalar when every argument was one.
+fn shaped(args: &[ColumnarValue], out: ArrayRef) -> Result<ColumnarValue> {
+    Ok(match rows_of(args) {
+        Some(_) => ColumnarValue::Array(out),
+        None => ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?),
+    })
+}
+
+/// A function of `signature` that answers the same value for every row.
+fn constant_udf(
+    name: &str,
+    signature: Signature,
+    value: ScalarValue,
+) -> datafusion::logical_expr::ScalarUDF {
+    let dt = value.data_type();
+    datafusion::logical_expr::ScalarUDF::from(SimpleScalarUDF::new_with_signature(
+        name,
+        signature,
+        dt,
+        Arc::new(move |args: &[ColumnarValue]| {
+            Ok(match rows_of(args) {
+                Some(n) => ColumnarValue::Array(value.to_array_of_size(n)?),
+                None => ColumnarValue::Scalar(value.clone()),
+            })
+        }),
+    ))
+}
+
+/// The signature of a stable function of exactly these argument types.
+fn exact(args: Vec<DataType>) -> Signature {
+    Signature::exact(args, Volatility::Stable)
+}
+
+/// Registers the catalog functions on the server's base session.
+pub fn register(ctx: &SessionContext) {
+    ctx.register_udf(oid_text_udf(
+        "pg_get_function_result",
+        MitraFunction::result,
+    ));
+    ctx.register_udf(oid_text_udf(
+        "pg_get_function_arguments",
+        MitraFunction::arguments,
+    ));
+    ctx.register_udf(oid_text_udf(
+        "pg_get_function_identity_arguments",
+        MitraFunction::arguments,
+    ));
+    ctx.register_udf(constant_udf(
+        "pg_function_is_visible",
+        exact(vec![DataType::Int64]),
+        ScalarValue::Boolean(Some(true)),
+    ));
+    // Pools reset sessions with these (asyncpg); a read-only session holds no locks.
+    ctx.register_udf(constant_udf(
+        "pg_advisory_unlock_all",
+        exact(vec![]),
+        ScalarValue::Boolean(Some(true)),
+    ));
+    // Mitra's tables have no indexes, and the catalog's own are not described: NULL, as
+    // Postgres answers for an oid that is not an index.
+    ctx.register_udf(constant_udf(
+        "pg_get_indexdef",
+        Signature::variadic_any(Volatility::Stable),
+        ScalarValue::Utf8(None),
+    ));
+    ctx.register_udf(current_setting_udf());
+    ctx.register_udf(set_config_udf());
+    ctx.register_udf(to_regtype_udf());
+    ctx.register_udf(super::json_fn::JsonBuildObject::udf());
+    ctx.register_udf(constant_udf(
+        "pg_collation_is_visible",
+        exact(vec![DataType::Int64]),
+        ScalarValue::Boolean(Some(true)),
+    ));
+    ctx.register_udf(constant_udf(
+        "pg_type_is_visible",
+        exact(vec![DataType::Int64]),
+        ScalarValue::Boolean(Some(true)),
+    ));
+    // No serial columns (SQLAlchemy's column reflection asks).
+    ctx.register_udf(constant_udf(
+        "pg_get_serial_sequence",
+        exact(vec![DataType::Utf8, DataType::Utf8]),
+        ScalarValue::Utf8(None),
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_read_as_postgres_writes_them() {
+        let bm25 = &FUNCTIONS[0];
+        assert_eq!(bm25.arguments(), "query text, k bigint");
+        assert_eq!(
+            bm25.result(),
+            "TABLE(chunk_id text, doc_id text, score real, rank bigint)"
+        );
+        assert_eq!(FUNCTIONS[3].result(), "real[]");
+        assert_eq!(FUNCTIONS[3].result_oid(), 1021);
+    }
+}

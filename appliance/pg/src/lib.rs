@@ -1,0 +1,298 @@
+//! The Postgres wire protocol front end: startup/auth, query handlers, SQLSTATE mapping.
+
+mod ast;
+mod cancel;
+mod catalog;
+mod copy;
+mod division;
+mod errors;
+mod floats;
+mod frames;
+mod guard;
+mod handler;
+mod params;
+mod parse;
+mod rewrite;
+mod scope_cmds;
+mod session_cmds;
+mod single_row;
+mod startup;
+mod subquery;
+mod type_queries;
+mod version;
+mod wire_types;
+
+use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Once;
+
+use futures::FutureExt;
+use std::sync::Arc;
+
+use datafusion::prelude::SessionContext;
+use datafusion_postgres::datafusion_pg_catalog::pg_catalog::context::EmptyContextProvider;
+use datafusion_postgres::datafusion_pg_catalog::pg_catalog::setup_pg_catalog;
+use pgwire::api::{ConnectionManager, PgWireServerHandlers};
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+pub use catalog::{pg_type, MitraFunction, PgType, FUNCTIONS};
+pub use errors::{classify, error_info, FrontError, ServerError, SqlStateErrors};
+pub use handler::MitraService;
+pub use startup::{MitraStartup, UsersSource};
+
+use mitra_sql::interrupt::Interrupt;
+use mitra_store::analyses::{Principal, SessionAccess};
+pub use version::{server_version, version_string};
+
+use mitra_sql::DATABASE;
+use mitra_store::config::ServerConfig;
+
+/// All pgwire handlers of one server.
+pub struct MitraHandlers {
+    service: Arc<MitraService>,
+    startup: Arc<MitraStartup>,
+    cancel: Arc<cancel::MitraCancel>,
+    /// The connection's interrupts (cancel requests, statement timeout, disconnect).
+    interrupt: Arc<Interrupt>,
+    /// Where cancel requests find the connection.
+    connections: Arc<cancel::Connections>,
+}
+
+impl PgWireServerHandlers for MitraHandlers {
+    fn simple_query_handler(&self) -> Arc<impl pgwire::api::query::SimpleQueryHandler> {
+        self.service.clone()
+    }
+
+    fn extended_query_handler(&self) -> Arc<impl pgwire::api::query::ExtendedQueryHandler> {
+        self.service.clone()
+    }
+
+    fn startup_handler(&self) -> Arc<impl pgwire::api::auth::StartupHandler> {
+        self.startup.clone()
+    }
+
+    fn error_handler(&self) -> Arc<impl pgwire::api::ErrorHandler> {
+        Arc::new(SqlStateErrors)
+    }
+
+    fn cancel_handler(&self) -> Arc<impl pgwire::api::cancel::CancelHandler> {
+        self.cancel.clone()
+    }
+}
+
+/// Whether the users file names any user; an unreadable or invalid file is an error.
+fn users_configured(cfg: &ServerConfig) -> Result<bool, ServerError> {
+    match &cfg.users_file {
+        Some(p) => UsersSource::new(p.clone())
+            .has_users()
+            .map_err(|e| ServerError(e.to_string())),
+        None => Ok(false),
+    }
+}
+
+/// Refuses to serve a non-loopback address without authentication.
+pub fn check_listen(addr: &SocketAddr, cfg: &ServerConfig) -> Result<(), ServerError> {
+    refuse_unauthenticated(addr, users_configured(cfg)?)
+}
+
+fn refuse_unauthenticated(addr: &SocketAddr, logins: bool) -> Result<(), ServerError> {
+    if !addr.ip().is_loopback() && !logins {
+        return Err(ServerError(format!(
+            "refusing to serve {addr} without authentication: only loopback addresses may be served \
+             without users. Add users with `mitra users add NAME --groups G`, or listen on 127.0.0.1"
+        )));
+    }
+    Ok(())
+}
+
+/// A bound server, ready to accept connections.
+pub struct Server {
+    listener: TcpListener,
+    base: SessionContext,
+    users: Option<Arc<UsersSource>>,
+    manager: Arc<ConnectionManager>,
+    cancel: Arc<cancel::MitraCancel>,
+    connections: Arc<cancel::Connections>,
+    limiter: Option<Arc<Semaphore>>,
+}
+
+/// A connection's own session: the server's tables and functions, its own settings, and its
+/// own reader and scope (a user with no groups until its login is known).
+fn connection_session(
+    base: &SessionContext,
+    auth: bool,
+    interrupt: &Arc<Interrupt>,
+) -> SessionContext {
+    let mut state = base.state();
+    let principal = if auth {
+        Principal::nobody()
+    } else {
+        Principal::Operator
+    };
+    let access = Arc::new(SessionAccess::new(principal));
+    state.config_mut().set_extension(access.clone());
+    // answer_from() records who asked and stops when the statement is stopped: bind it to
+    // this connection's reader and interrupts.
+    let bound = state
+        .aggregate_functions()
+        .get("answer_from")
+        .and_then(|f| {
+            f.inner()
+                .downcast_ref::<mitra_sql::AnswerFromFunction>()
+                .map(|a| a.for_session(access.clone(), interrupt.clone()))
+        });
+    if let Some(f) = bound {
+        let _ = datafusion::execution::FunctionRegistry::register_udaf(&mut state, Arc::new(f));
+    }
+    SessionContext::new_with_state(state)
+}
+
+impl Server {
+    /// Binds `cfg.listen` (port 0 picks a free port) and prepares the handlers over `ctx`.
+    pub async fn bind(ctx: SessionContext, cfg: &ServerConfig) -> Result<Self, ServerError> {
+        let addr: SocketAddr = tokio::net::lookup_host(&cfg.listen)
+            .await
+            .map_err(|e| ServerError(format!("cannot resolve {}: {e}", cfg.listen)))?
+            .next()
+            .ok_or_else(|| ServerError(format!("{} resolves to no address", cfg.listen)))?;
+        // Logins are required for the server's lifetime when users exist now.
+        let logins = users_configured(cfg)?;
+        refuse_unauthenticated(&addr, logins)?;
+        setup_pg_catalog(&ctx, DATABASE, EmptyContextProvider)
+            .map_err(|e| ServerError(format!("pg_catalog setup: {e}")))?;
+        catalog::install(&ctx, DATABASE)?;
+        ctx.register_udaf(single_row::SingleRowValue::udaf());
+        division::register(&ctx);
+        // `information_schema` is Mitra's overlay (a schema of the catalog), not DataFusion's
+        // built-in one, which the session would otherwise answer first.
+        ctx.state_ref()
+            .write()
+            .config_mut()
+            .options_mut()
+            .catalog
+            .information_schema = false;
+        version::register(&ctx);
+        install_panic_hook();
+        let listener = TcpListener::bind(addr)
+            .await
+            .map_err(|e| ServerError(format!("cannot listen on {addr}: {e}")))?;
+        let manager = Arc::new(ConnectionManager::new());
+        let connections = Arc::new(cancel::Connections::default());
+        let limiter =
+            (cfg.max_connections > 0).then(|| Arc::new(Semaphore::new(cfg.max_connections)));
+        Ok(Self {
+            listener,
+            base: ctx,
+            users: match (&cfg.users_file, logins) {
+                (Some(p), true) => Some(Arc::new(UsersSource::new(p.clone()))),
+                _ => None,
+            },
+            manager: manager.clone(),
+            cancel: Arc::new(cancel::MitraCancel::new(manager, connections.clone())),
+            connections,
+            limiter,
+        })
+    }
+
+    /// The bound address.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .expect("bound listener has an address")
+    }
+
+    /// Accepts connections until the task is dropped.
+    pub async fn run(self) {
+        loop {
+            let (socket, peer) = match self.listener.accept().await {
+                Ok(x) => x,
+                Err(e) => {
+                    tracing::warn!(error = %e, "accept failed");
+                    continue;
+                }
+            };
+            let permit = match &self.limiter {
+                Some(sem) => match sem.clone().try_acquire_owned() {
+                    Ok(p) => Some(p),
+                    Err(_) => {
+                        tracing::warn!(%peer, "connection refused: server.max_connections reached");
+                        continue;
+                    }
+                },
+                None => None,
+            };
+            let startup = MitraStartup::new(self.users.clone(), self.manager.clone());
+            let interrupt = Interrupt::new();
+            let ctx = Arc::new(connection_session(
+                &self.base,
+                self.users.is_some(),
+                &interrupt,
+            ));
+            let handlers = Arc::new(MitraHandlers {
+                service: Arc::new(MitraService::new(
+                    ctx,
+                    self.users.clone(),
+                    interrupt.clone(),
+                )),
+                startup: Arc::new(startup),
+                cancel: self.cancel.clone(),
+                interrupt,
+                connections: self.connections.clone(),
+            });
+            tokio::spawn(async move {
+                let _permit = permit;
+                tracing::debug!(%peer, "connection");
+                let session = SESSION.scope(
+                    peer,
+                    AssertUnwindSafe(frames::serve(socket, peer, handlers)).catch_unwind(),
+                );
+                match session.await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => tracing::debug!(%peer, error = %e, "connection ended with error"),
+                    // Logged once, in one line, by the panic hook; only this client is affected.
+                    Err(_) => tracing::debug!(%peer, "connection closed after a panic"),
+                }
+            });
+        }
+    }
+}
+
+tokio::task_local! {
+    /// The peer of the connection a task serves (for the panic hook's log line).
+    static SESSION: SocketAddr;
+}
+
+static PANICS: AtomicU64 = AtomicU64::new(0);
+
+/// Panics caught in connection tasks since the process started.
+pub fn connection_panics() -> u64 {
+    PANICS.load(Ordering::Relaxed)
+}
+
+/// A panic inside a connection task is logged in one line with its session (no backtrace);
+/// the task's `catch_unwind` closes that connection only. Other panics keep the default hook.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| match SESSION.try_with(|p| *p) {
+            Ok(peer) => {
+                PANICS.fetch_add(1, Ordering::Relaxed);
+                let message = info
+                    .payload()
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                let location = info
+                    .location()
+                    .map(|l| format!("{}:{}", l.file(), l.line()))
+                    .unwrap_or_default();
+                tracing::error!(%peer, %location, %message, "panic in a connection task; connection closed");
+            }
+            Err(_) => default(info),
+        }));
+    });
+}

@@ -1,0 +1,148 @@
+//! Errors raised by Mitra's SQL functions, each with its SQLSTATE.
+
+/// Errors of the retrieval SQL functions.
+#[derive(Debug, thiserror::Error)]
+pub enum SqlFnError {
+    /// An argument has the wrong value or type (SQLSTATE 22023).
+    #[error("{function}(): {message}")]
+    InvalidArgument {
+        /// Function name.
+        function: &'static str,
+        /// What is wrong and how to fix it.
+        message: String,
+    },
+    /// Wrong number of arguments (SQLSTATE 42883, as Postgres reports a missing overload).
+    #[error("{function}() takes {expected}; got {got} argument(s)")]
+    WrongArity {
+        /// Function name.
+        function: &'static str,
+        /// Accepted signature.
+        expected: &'static str,
+        /// Arguments given.
+        got: usize,
+    },
+    /// The BM25 index failed (SQLSTATE XX000).
+    #[error("BM25 index: {0}")]
+    Index(#[from] mitra_store::index::IndexError),
+    /// Dense retrieval failed: not set up (55000: missing model or vectors, another model's
+    /// vectors) or broken (XX000).
+    #[error("{function}(): {source}")]
+    Dense {
+        /// Function name.
+        function: &'static str,
+        /// The cause.
+        source: mitra_store::dense::DenseError,
+    },
+    /// A scope or the analyses catalog: an unknown (or unreadable) analysis is 22023, a
+    /// broken catalog XX000.
+    #[error("{function}(): {source}")]
+    Analyses {
+        /// Function name.
+        function: &'static str,
+        /// The cause.
+        source: mitra_store::analyses::AnalysesError,
+    },
+    /// The language model: busy 53300, not configured or not loadable 55000 (missing file
+    /// 58P01, corrupt or wrong checksum XX001, unsupported architecture 0A000), prompt too
+    /// long 54000, cancelled 57014, a failed generation XX000.
+    #[error("{function}(): {source}")]
+    Llm {
+        /// Function name.
+        function: &'static str,
+        /// The cause.
+        source: mitra_llm::LlmError,
+    },
+    /// Reading a table failed (SQLSTATE XX000).
+    #[error("{function}(): {source}")]
+    Store {
+        /// Function name.
+        function: &'static str,
+        /// The cause.
+        source: mitra_store::store::StoreError,
+    },
+    /// What the statement names does not exist (SQLSTATE 42704).
+    #[error("{function}(): {what}")]
+    NotFound {
+        /// Function name.
+        function: &'static str,
+        /// What is missing.
+        what: String,
+    },
+    /// Only the operator may call this function (SQLSTATE 42501).
+    #[error("{function}(): only the operator may call it")]
+    OperatorOnly {
+        /// Function name.
+        function: &'static str,
+    },
+    /// The store or the model no longer has what a recorded answer was made from (SQLSTATE
+    /// 55000).
+    #[error("{function}(): {message}")]
+    NotReplayable {
+        /// Function name.
+        function: &'static str,
+        /// What is missing or changed.
+        message: String,
+    },
+    /// The statement was stopped: a cancel request or `statement_timeout` (SQLSTATE 57014),
+    /// or the client went away.
+    #[error("{}", .0.message())]
+    Stopped(crate::interrupt::Stop),
+}
+
+impl SqlFnError {
+    /// The SQLSTATE this error maps to.
+    pub fn sqlstate(&self) -> &'static str {
+        match self {
+            SqlFnError::InvalidArgument { .. } => "22023",
+            SqlFnError::WrongArity { .. } => "42883",
+            SqlFnError::Index(_) => "XX000",
+            SqlFnError::Stopped(_) => "57014",
+            SqlFnError::NotFound { .. } => "42704",
+            SqlFnError::Store { .. } => "XX000",
+            SqlFnError::OperatorOnly { .. } => "42501",
+            SqlFnError::NotReplayable { .. } => "55000",
+            SqlFnError::Analyses { source, .. } => match source {
+                mitra_store::analyses::AnalysesError::Unknown(_) => "22023",
+                _ => "XX000",
+            },
+            SqlFnError::Llm { source, .. } => {
+                use mitra_llm::LlmError as L;
+                match source.cause() {
+                    L::Busy { .. } => "53300",
+                    L::NotConfigured(_) => "55000",
+                    L::Model { message, .. } if message.contains("no such file") => "58P01",
+                    L::Model { .. } | L::Checksum { .. } => "XX001",
+                    L::Unsupported { .. } => "0A000",
+                    L::PromptTooLong { .. } => "54000",
+                    L::Cancelled => "57014",
+                    L::Tokenizer(_) | L::Template(_) => "55000",
+                    L::Generation(_) | L::Unavailable(_) => "XX000",
+                }
+            }
+            SqlFnError::Dense { source, .. } => {
+                use mitra_store::dense::DenseError as D;
+                match source {
+                    D::Models(_)
+                    | D::ModelMismatch { .. }
+                    | D::NoEmbeddings
+                    | D::Unavailable(_) => "55000",
+                    D::Embed(_) | D::Store(_) | D::Lance(_) | D::WorkerGone => "XX000",
+                }
+            }
+        }
+    }
+
+    /// A table function executed before its bound parameters were supplied.
+    pub fn unbound(function: &'static str) -> datafusion::error::DataFusionError {
+        SqlFnError::InvalidArgument {
+            function,
+            message: "parameters are not bound".into(),
+        }
+        .into_df()
+    }
+
+    /// Wraps into a DataFusion error.
+    pub fn into_df(self) -> datafusion::error::DataFusionError {
+        datafusion::error::DataFusionError::External(Box::new(self))
+    }
+}

@@ -1,0 +1,456 @@
+//! The sections of the configuration file, each with its defaults.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// What `answer()` does with an answer that cites no passage it was given.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Uncited {
+    /// Replace it with the abstention (`abstained = true`, `grounded = false`).
+    Abstain,
+    /// Return it, marked `grounded = false`.
+    Flag,
+}
+
+/// The local language model. Models are GGUF files in the models directory; nothing is
+/// downloaded at query time.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LlmConfig {
+    /// A registry model (`mitra models list`, kind llm), fetched into `embedding.models_dir`.
+    pub model: String,
+    /// Any local GGUF file instead of the registry model (its sha256 is reported, not pinned).
+    pub model_path: Option<PathBuf>,
+    /// A Jinja chat template file used instead of the GGUF's own `tokenizer.chat_template`
+    /// (files made without one; like llama.cpp's `--chat-template-file`).
+    pub chat_template: Option<PathBuf>,
+    /// Inference device: `cpu`, or `cuda:N` in binaries built with the `cuda` feature.
+    pub device: String,
+    /// Most tokens of one answer.
+    pub max_new_tokens: usize,
+    /// Prompt plus answer: evidence passages are added in rank order while they fit.
+    pub context_tokens: usize,
+    /// Longest passage given to the model, in tokens (longer ones are cut).
+    pub max_passage_tokens: usize,
+    /// Passages retrieved by `answer(q)` when no k is given.
+    pub k: usize,
+    /// 0 = greedy decoding (the same question over the same evidence gives the same answer).
+    pub temperature: f64,
+    /// Nucleus sampling threshold (with a temperature above 0).
+    pub top_p: f64,
+    /// Sampling seed.
+    pub seed: u64,
+    /// Penalty on recently generated tokens (1.0 = off).
+    pub repeat_penalty: f32,
+    /// Requests that may wait behind the running one; more get SQLSTATE 53300.
+    pub queue_depth: usize,
+    /// An answer without a valid citation: `abstain` or `flag`.
+    pub uncited: Uncited,
+    /// Abstain without generating when the best dense similarity of the evidence is below
+    /// this (cosine; 0 = off).
+    pub min_similarity: f64,
+    /// Record every answer in the `answers` Lance table (question, user, scope, answer,
+    /// citations, evidence, model, versions).
+    pub record_answers: bool,
+    /// Before generating, ask the model of each passage whether it gives the requested fact
+    /// (its yes/no log-odds); abstain when none does.
+    pub relevance_check: bool,
+    /// Log-odds of "yes" over "no" at or above which a passage is relevant (0.5: calibrated
+    /// for the default model; see benches/ANSWERS.md).
+    pub min_relevance: f32,
+    /// After generating, ask the model of each sentence whether the passages it cites state
+    /// it; unsupported sentences are removed, and an answer with no supported cited sentence
+    /// becomes the abstention.
+    pub support_check: bool,
+    /// Log-odds of "yes" over "no" at or above which a sentence is supported.
+    pub min_support: f32,
+    /// Keep generating past end-of-turn (benchmarks and tests of long generations only).
+    pub ignore_eos: bool,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        Self {
+            model: "qwen2.5-coder-1.5b-instruct-q4_k_m".into(),
+            model_path: None,
+            chat_template: None,
+            device: "cpu".into(),
+            max_new_tokens: 256,
+            context_tokens: 2048,
+            max_passage_tokens: 320,
+            k: 5,
+            temperature: 0.0,
+            top_p: 1.0,
+            seed: 299_792_458,
+            repeat_penalty: 1.1,
+            queue_depth: 4,
+            uncited: Uncited::Abstain,
+            min_similarity: 0.0,
+            record_answers: false,
+            relevance_check: true,
+            // Calibrated for the default model on the tuning part of benches/answers
+            // (benches/ANSWERS.md); a judge's log-odds scale is its own, so recalibrate with
+            // another model.
+            min_relevance: 0.5,
+            support_check: true,
+            min_support: 0.0,
+            ignore_eos: false,
+        }
+    }
+}
+
+/// The plugin sandbox: limits of every call, where site plugins live, and what each may use.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct PluginsConfig {
+    /// Directory of site plugins: `NAME.wasm` with its manifest `NAME.toml`. Unset: built-ins only.
+    pub dir: Option<PathBuf>,
+    /// Linear memory one plugin instance may use, in MiB.
+    pub memory_mb: u64,
+    /// Deadline of one plugin call (wall clock, enforced by epoch interruption), in ms.
+    pub timeout_ms: u64,
+    /// Largest result one call may return (documents listed, bytes fetched, blocks), in MiB.
+    pub max_output_mb: u64,
+    /// Largest HTTP response body the host reads for a plugin, in MiB.
+    pub max_response_mb: u64,
+    /// Timeout of one HTTP request made for a plugin, in ms.
+    pub http_timeout_ms: u64,
+    /// Redirects followed per request (each one re-checked against the grants).
+    pub max_redirects: u32,
+    /// Offer OCR (Tesseract) to plugins that request it, unless their grant says otherwise.
+    pub ocr: bool,
+    /// The Tesseract executable.
+    pub ocr_command: String,
+    /// Tesseract language(s), e.g. `eng` or `eng+deu`.
+    pub ocr_language: String,
+    /// Deadline of one OCR run, in ms.
+    pub ocr_timeout_ms: u64,
+    /// Expected SHA-256 of a plugin's wasm, by plugin name; a mismatch refuses to load it.
+    pub pins: BTreeMap<String, String>,
+    /// What each plugin may use, by plugin name. Nothing is granted by default.
+    pub grants: BTreeMap<String, GrantConfig>,
+}
+
+impl Default for PluginsConfig {
+    fn default() -> Self {
+        Self {
+            dir: None,
+            memory_mb: 512,
+            timeout_ms: 120_000,
+            max_output_mb: 128,
+            max_response_mb: 256,
+            http_timeout_ms: 30_000,
+            max_redirects: 5,
+            ocr: true,
+            ocr_command: "tesseract".into(),
+            ocr_language: "eng".into(),
+            ocr_timeout_ms: 120_000,
+            pins: BTreeMap::new(),
+            grants: BTreeMap::new(),
+        }
+    }
+}
+
+/// The operator's grant to one plugin; the plugin gets the intersection with what it requests.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct GrantConfig {
+    /// HTTP origins, `scheme://host[:port]`.
+    pub http: Vec<String>,
+    /// Names of secrets (from `[secrets]`) the host may attach to this plugin's requests.
+    pub secrets: Vec<String>,
+    /// A directory the plugin may read (read-only).
+    pub directory: Option<PathBuf>,
+    /// Override of `plugins.ocr` for this plugin.
+    pub ocr: Option<bool>,
+}
+
+/// A secret the host attaches as a request header; plugins name it but never read it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SecretConfig {
+    /// Header to set, e.g. `Cookie` or `Authorization`.
+    pub header: String,
+    /// Text put before the value, e.g. `Bearer ` or `session=`.
+    pub prefix: String,
+    /// Environment variable holding the value.
+    pub value_env: Option<String>,
+    /// File holding the value (trailing newline removed).
+    pub value_file: Option<PathBuf>,
+    /// Origins the secret may be sent to; empty: every origin granted to the plugin.
+    pub origins: Vec<String>,
+}
+
+/// One configured source: which crawler lists it, which extractor reads its documents.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SourceConfig {
+    /// Name, unique; documents get ids `NAME/<crawler id>`.
+    pub name: String,
+    /// Crawler plugin name.
+    pub crawler: String,
+    /// Extractor plugin name; unset: chosen by each document's media type.
+    pub extractor: Option<String>,
+    /// Where the source is: a directory (granted read-only to a directory crawler) or a URL
+    /// (its origin granted to an HTTP crawler).
+    pub location: String,
+    /// Analysis the source's documents belong to.
+    pub analysis_id: Option<String>,
+    /// Further settings handed to the crawler (e.g. `secret`, `extensions`).
+    pub settings: BTreeMap<String, toml::Value>,
+}
+
+/// The sentence encoder. Models are local directories; nothing is downloaded at query or ingest time.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct EmbeddingConfig {
+    /// Embed chunks at ingest. A store that already has vectors always gets them for new chunks.
+    pub enabled: bool,
+    /// Model id: a name from the registry (`mitra models list`), recorded with the chunks table.
+    pub model: String,
+    /// Where `mitra models fetch` puts registered models.
+    pub models_dir: PathBuf,
+    /// Use this local model directory instead of the registry (e.g. a DPR context encoder).
+    pub model_dir: Option<PathBuf>,
+    /// A separate query encoder directory (DPR question encoder); default: the passage encoder.
+    pub query_model_dir: Option<PathBuf>,
+    /// Inference device: `cpu`, or `cuda:N` in binaries built with the `cuda` feature.
+    pub device: String,
+    /// Texts per forward pass.
+    pub batch_size: usize,
+}
+
+impl Default for EmbeddingConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            model: "all-MiniLM-L6-v2".into(),
+            models_dir: PathBuf::from("./mitra-models"),
+            model_dir: None,
+            query_model_dir: None,
+            device: "cpu".into(),
+            batch_size: 32,
+        }
+    }
+}
+
+/// Vector search settings.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DenseConfig {
+    /// Build a Lance ANN index on `chunks.embedding` once the table has this many rows;
+    /// below it every query is an exact in-memory scan (measured faster up to this size:
+    /// 7 ms exact vs 33 ms IVF_PQ at 100k 384-d vectors, see benches/DENSE.md).
+    pub ann_min_rows: usize,
+    /// ANN index type: `ivf_pq` (default: at 1M 384-d vectors built in 78 s, recall@10 0.992 with
+    /// refine 100) or `ivf_hnsw_sq` (built in 285 s, recall@10 1.0 at nprobes 16, refine 10).
+    pub ann_index: String,
+    /// IVF partitions (0 = about sqrt(rows)).
+    pub ivf_partitions: usize,
+    /// PQ sub-vectors (0 = dim / 8).
+    pub pq_sub_vectors: usize,
+    /// IVF partitions probed per query.
+    pub nprobes: usize,
+    /// Re-rank `refine_factor * k` ANN candidates with exact distances (0 = off).
+    pub refine_factor: u32,
+}
+
+impl Default for DenseConfig {
+    fn default() -> Self {
+        Self {
+            ann_min_rows: 300_000,
+            ann_index: "ivf_pq".into(),
+            ivf_partitions: 0,
+            pq_sub_vectors: 0,
+            nprobes: 32,
+            refine_factor: 100,
+        }
+    }
+}
+
+/// Weighted reciprocal rank fusion defaults: score = w_dense/(rrf_k + dense_rank) + w_sparse/(rrf_k + sparse_rank).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct HybridConfig {
+    /// Weight of the dense side (paper default 0.9).
+    pub w_dense: f64,
+    /// Weight of the BM25 side (paper default 0.1).
+    pub w_sparse: f64,
+    /// RRF constant K (default 60).
+    pub rrf_k: f64,
+    /// Candidates taken from each side (default 100).
+    pub depth: usize,
+}
+
+impl Default for HybridConfig {
+    fn default() -> Self {
+        Self {
+            w_dense: 0.9,
+            w_sparse: 0.1,
+            rrf_k: 60.0,
+            depth: 100,
+        }
+    }
+}
+
+/// Tier 1: how `abstracts()` fuses BM25 and dense ranks of analysis abstracts (defaults chosen
+/// on the two-tier benchmark: BM25-heavy, top-1 0.70 / top-3 0.94 with MiniLM; see benches/TWO_TIER.md).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct AbstractsConfig {
+    /// Weight of the dense rank.
+    pub w_dense: f64,
+    /// Weight of the BM25 rank.
+    pub w_sparse: f64,
+    /// The RRF constant.
+    pub rrf_k: f64,
+}
+
+impl Default for AbstractsConfig {
+    fn default() -> Self {
+        Self {
+            w_dense: 0.25,
+            w_sparse: 1.0,
+            rrf_k: 60.0,
+        }
+    }
+}
+
+/// Postgres wire protocol server settings.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerConfig {
+    /// Address to listen on.
+    pub listen: String,
+    /// The users file (SCRAM-SHA-256 verifiers, managed by `mitra users`); default
+    /// `<data_dir>/users.toml`. No users means no authentication, allowed on loopback only.
+    pub users_file: Option<PathBuf>,
+    /// Maximum concurrent connections (0 = unlimited).
+    pub max_connections: usize,
+}
+
+impl ServerConfig {
+    /// The users file of a configuration.
+    pub fn users_path(&self, data_dir: &Path) -> PathBuf {
+        self.users_file
+            .clone()
+            .unwrap_or_else(|| data_dir.join("users.toml"))
+    }
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            listen: "127.0.0.1:5433".into(),
+            users_file: None,
+            max_connections: 64,
+        }
+    }
+}
+
+/// BM25 parameters and analyzer options. Changing the analyzer rebuilds the index on next open.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Bm25Config {
+    /// Term-frequency saturation (Lucene default 1.2).
+    pub k1: f32,
+    /// Length normalisation (Lucene default 0.75).
+    pub b: f32,
+    /// Apply Snowball English stemming.
+    pub stemming: bool,
+    /// Remove the 33 Lucene English stop words.
+    pub stopwords: bool,
+    /// Statistics of a scoped search (`SET mitra.analysis`): `"scope"` (N, document
+    /// frequencies, average lengths over the scope's chunks; the default: nDCG@10 0.693 vs
+    /// 0.644 on the two-tier benchmark) or `"global"` (over every chunk the user may read).
+    pub scope_statistics: ScopeStatistics,
+}
+
+/// Which chunks BM25 statistics are computed over in a scoped search.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ScopeStatistics {
+    /// Every chunk the user may read.
+    Global,
+    /// The chunks of the scope.
+    Scope,
+}
+
+impl Default for Bm25Config {
+    fn default() -> Self {
+        Self {
+            k1: 1.2,
+            b: 0.75,
+            stemming: false,
+            stopwords: false,
+            scope_statistics: ScopeStatistics::Scope,
+        }
+    }
+}
+
+/// Paragraph chunking limits, in characters.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ChunkingConfig {
+    /// Maximum characters in one chunk (heading prefix included).
+    pub max_chars: usize,
+    /// Characters carried over from the end of one chunk into the next.
+    pub overlap_chars: usize,
+}
+
+impl Default for ChunkingConfig {
+    fn default() -> Self {
+        Self {
+            max_chars: 2000,
+            overlap_chars: 200,
+        }
+    }
+}
+
+/// Ingest settings.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct IngestConfig {
+    /// Documents per commit. Smaller batches lose less on a crash; larger ones ingest faster.
+    pub batch_docs: usize,
+    /// Largest source file accepted, in bytes.
+    pub max_file_bytes: u64,
+    /// Analysis id stamped on ingested documents (two-tier search), if any.
+    pub analysis_id: Option<String>,
+}
+
+impl Default for IngestConfig {
+    fn default() -> Self {
+        Self {
+            batch_docs: 500,
+            max_file_bytes: 64 * 1024 * 1024,
+            analysis_id: None,
+        }
+    }
+}
+
+/// Bounds that protect the appliance from oversized requests.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Largest k a retrieval function returns; larger requests are capped to this.
+    pub max_k: usize,
+    /// Longest query text accepted, in bytes.
+    pub max_query_bytes: usize,
+    /// Memory one SQL session may use for query execution (sorts and aggregates spill to disk
+    /// beyond it; operators that cannot spill fail with SQLSTATE 53200).
+    pub max_query_memory_mb: usize,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        Self {
+            max_k: 10_000,
+            max_query_bytes: 8 * 1024,
+            max_query_memory_mb: 4096,
+        }
+    }
+}
