@@ -1,0 +1,71 @@
+//! `mitra status`: tables, row counts, Lance versions, logins, the BM25 index and the vectors.
+
+use mitra::config::Config;
+use mitra::AppError;
+
+/// Runs `mitra status`.
+pub async fn run(cfg: Config) -> Result<(), AppError> {
+    super::init_logs("warn");
+    let (store, index) = super::open_reader(&cfg).await?;
+    println!("data directory: {}", cfg.data_dir.display());
+    for t in store.status().await? {
+        println!(
+            "table {:<10} rows {:>9}  lance version {:>5}  versions kept {:>5}  fragments {:>4}",
+            t.name, t.rows, t.version, t.versions, t.fragments
+        );
+    }
+    let analyses_dir = cfg.data_dir.join(mitra::analyses::TABLE_DIR);
+    if analyses_dir.join("_versions").exists() {
+        let ds = lance::dataset::Dataset::open(&analyses_dir.to_string_lossy())
+            .await
+            .map_err(mitra::store::StoreError::from)?;
+        let rows = ds
+            .count_rows(None)
+            .await
+            .map_err(mitra::store::StoreError::from)?;
+        println!(
+            "table {:<10} rows {:>9}  lance version {:>5}",
+            "analyses",
+            rows,
+            ds.version().version
+        );
+    } else {
+        println!("table analyses   none (mitra analyses import FILE)");
+    }
+    let users_path = cfg.server.users_path(&cfg.data_dir);
+    match mitra_auth::UsersFile::load(&users_path) {
+        Ok(u) if u.users.is_empty() => {
+            println!("logins           none: loopback only, no authentication")
+        }
+        Ok(u) => println!(
+            "logins           {} users, SCRAM-SHA-256 ({})",
+            u.users.len(),
+            users_path.display()
+        ),
+        Err(e) => println!("logins           users file unusable: {e}"),
+    }
+    let meta = index.meta();
+    println!(
+        "bm25 index       docs {:>9}  reflects chunks v{}  (store at v{})  analyzer {:?}  k1 {} b {}",
+        index.num_docs(),
+        meta.as_ref().map(|m| m.chunks_version.to_string()).unwrap_or("-".into()),
+        store.chunks_version(),
+        index.analyzer().options(),
+        cfg.bm25.k1,
+        cfg.bm25.b
+    );
+    match store.embedding_meta() {
+        Some(m) => println!(
+            "vectors          model {} ({}-d)  search {}",
+            m.model,
+            m.dim,
+            if mitra::dense::has_vector_index(store.chunks()).await? {
+                "Lance ANN index"
+            } else {
+                "exact"
+            }
+        ),
+        None => println!("vectors          none (run `mitra embed` to add them)"),
+    }
+    Ok(())
+}
