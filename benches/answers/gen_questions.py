@@ -27,7 +27,7 @@ and names. They are scored by `mitra eval` as analyzed terms (a number of at mos
 as a whole number), so multi-word names are written with spaces ("Drell Yan", "fake factor"),
 which also covers the hyphenated forms. gold_docs are the documents of the analysis whose
 text holds the slot's fact value; every key point is asserted to be covered, with the same
-normalisation and term matching as appliance/src/eval/answers.rs::coverage (unstemmed and
+normalisation and term matching as appliance/eval/src/answers.rs::coverage (unstemmed and
 with stop words kept, which is stricter), by every gold document.
 
 Unanswerable questions (4 per analysis, 32) are near misses scoped to the same analysis, in
@@ -435,7 +435,7 @@ UNANSWERABLE = {
 HINT_SHARE = 0.25
 
 # ---------------------------------------------------------------------------------------------
-# Matching as appliance/src/eval/answers.rs::coverage does (normalize, whole short numbers,
+# Matching as appliance/eval/src/answers.rs::coverage does (normalize, whole short numbers,
 # analyzed terms), unstemmed and with stop words kept: stricter than the real check.
 # ---------------------------------------------------------------------------------------------
 

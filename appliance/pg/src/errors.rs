@@ -109,7 +109,7 @@ pub fn error_info(error: &PgWireError) -> Option<ErrorInfo> {
         return Some(info("42601", format!("syntax error: {p}")));
     }
     if let Some(f) = inner.downcast_ref::<SqlFnError>() {
-        return Some(info(f.sqlstate(), f.to_string()));
+        return Some(info(sql_fn_state(f), f.to_string()));
     }
     if let Some(f) = inner.downcast_ref::<FrontError>() {
         return Some(info(f.sqlstate(), f.to_string()));
@@ -117,12 +117,53 @@ pub fn error_info(error: &PgWireError) -> Option<ErrorInfo> {
     Some(info("XX000", inner.to_string()))
 }
 
+/// The SQLSTATE of an error of Mitra's SQL functions.
+pub fn sql_fn_state(e: &SqlFnError) -> &'static str {
+    match e {
+        SqlFnError::InvalidArgument { .. } => "22023",
+        SqlFnError::WrongArity { .. } => "42883",
+        SqlFnError::Index(_) => "XX000",
+        SqlFnError::Stopped(_) => "57014",
+        SqlFnError::NotFound { .. } => "42704",
+        SqlFnError::Store { .. } => "XX000",
+        SqlFnError::OperatorOnly { .. } => "42501",
+        SqlFnError::NotReplayable { .. } => "55000",
+        SqlFnError::Analyses { source, .. } => match source {
+            mitra_store::analyses::AnalysesError::Unknown(_) => "22023",
+            _ => "XX000",
+        },
+        SqlFnError::Llm { source, .. } => {
+            use mitra_llm::LlmError as L;
+            match source.cause() {
+                L::Busy { .. } => "53300",
+                L::NotConfigured(_) => "55000",
+                L::Model { message, .. } if message.contains("no such file") => "58P01",
+                L::Model { .. } | L::Checksum { .. } => "XX001",
+                L::Unsupported { .. } => "0A000",
+                L::PromptTooLong { .. } => "54000",
+                L::Cancelled => "57014",
+                L::Tokenizer(_) | L::Template(_) => "55000",
+                L::Generation(_) | L::Unavailable(_) => "XX000",
+            }
+        }
+        SqlFnError::Dense { source, .. } => {
+            use mitra_store::dense::DenseError as D;
+            match source {
+                D::Models(_) | D::ModelMismatch { .. } | D::NoEmbeddings | D::Unavailable(_) => {
+                    "55000"
+                }
+                D::Embed(_) | D::Store(_) | D::Lance(_) | D::WorkerGone => "XX000",
+            }
+        }
+    }
+}
+
 /// SQLSTATE and message for a DataFusion error.
 pub fn classify(e: &DataFusionError) -> (&'static str, String) {
     match e.find_root() {
         DataFusionError::External(inner) => {
             if let Some(f) = inner.downcast_ref::<SqlFnError>() {
-                return (f.sqlstate(), f.to_string());
+                return (sql_fn_state(f), f.to_string());
             }
             if let Some(df) = inner.downcast_ref::<DataFusionError>() {
                 return classify(df);

@@ -1,4 +1,4 @@
-//! Errors raised by Mitra's SQL functions, each with its SQLSTATE.
+//! Errors raised by Mitra's SQL functions (their SQLSTATEs are assigned in `mitra-pg`'s errors.rs).
 
 /// Errors of the retrieval SQL functions.
 #[derive(Debug, thiserror::Error)]
@@ -90,48 +90,6 @@ pub enum SqlFnError {
 }
 
 impl SqlFnError {
-    /// The SQLSTATE this error maps to.
-    pub fn sqlstate(&self) -> &'static str {
-        match self {
-            SqlFnError::InvalidArgument { .. } => "22023",
-            SqlFnError::WrongArity { .. } => "42883",
-            SqlFnError::Index(_) => "XX000",
-            SqlFnError::Stopped(_) => "57014",
-            SqlFnError::NotFound { .. } => "42704",
-            SqlFnError::Store { .. } => "XX000",
-            SqlFnError::OperatorOnly { .. } => "42501",
-            SqlFnError::NotReplayable { .. } => "55000",
-            SqlFnError::Analyses { source, .. } => match source {
-                mitra_store::analyses::AnalysesError::Unknown(_) => "22023",
-                _ => "XX000",
-            },
-            SqlFnError::Llm { source, .. } => {
-                use mitra_llm::LlmError as L;
-                match source.cause() {
-                    L::Busy { .. } => "53300",
-                    L::NotConfigured(_) => "55000",
-                    L::Model { message, .. } if message.contains("no such file") => "58P01",
-                    L::Model { .. } | L::Checksum { .. } => "XX001",
-                    L::Unsupported { .. } => "0A000",
-                    L::PromptTooLong { .. } => "54000",
-                    L::Cancelled => "57014",
-                    L::Tokenizer(_) | L::Template(_) => "55000",
-                    L::Generation(_) | L::Unavailable(_) => "XX000",
-                }
-            }
-            SqlFnError::Dense { source, .. } => {
-                use mitra_store::dense::DenseError as D;
-                match source {
-                    D::Models(_)
-                    | D::ModelMismatch { .. }
-                    | D::NoEmbeddings
-                    | D::Unavailable(_) => "55000",
-                    D::Embed(_) | D::Store(_) | D::Lance(_) | D::WorkerGone => "XX000",
-                }
-            }
-        }
-    }
-
     /// A table function executed before its bound parameters were supplied.
     pub fn unbound(function: &'static str) -> datafusion::error::DataFusionError {
         SqlFnError::InvalidArgument {
