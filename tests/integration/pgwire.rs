@@ -197,6 +197,18 @@ async fn errors_carry_sqlstates_and_the_session_survives() {
             SqlState::UNDEFINED_COLUMN,
             "no_col",
         ),
+        // A quoted name is taken exactly as written, as in PostgreSQL.
+        (
+            "SELECT * FROM \"BM25\"('muon', 3)",
+            SqlState::UNDEFINED_FUNCTION,
+            "not found",
+        ),
+        // An untyped literal that is no value of the other side's type.
+        (
+            "SELECT count(*) FROM documents WHERE (deleted_at IS NULL) = 'maybe'",
+            SqlState::INVALID_TEXT_REPRESENTATION,
+            "boolean",
+        ),
     ];
     for (sql, want, fragment) in cases {
         let (code, msg) = sqlstate(&client, sql).await;
@@ -224,6 +236,36 @@ async fn errors_carry_sqlstates_and_the_session_survives() {
         .await
         .unwrap();
     assert_eq!(r[0].get::<_, i64>(0), mitra::demo::NOTES.len() as i64);
+    // Names and literals as PostgreSQL resolves and types them (what Superset's sqlglot and
+    // SQLAlchemy 1.4's reflection send): unquoted table-function names fold to lower case, a
+    // quoted one matches exactly, and an untyped literal takes the other side's type.
+    for sql in [
+        "SELECT count(*) FROM BM25('muon', 3)",
+        "SELECT count(*) FROM Bm25('muon', 3)",
+        "SELECT count(*) FROM \"bm25\"('muon', 3)",
+    ] {
+        let r = client.query(sql, &[]).await.unwrap();
+        assert_eq!(r[0].get::<_, i64>(0), 3, "{sql}");
+    }
+    let n = mitra::demo::NOTES.len() as i64;
+    for (sql, want) in [
+        (
+            "SELECT count(*) FROM documents WHERE (deleted_at IS NULL) = 't'",
+            n,
+        ),
+        (
+            "SELECT count(*) FROM documents WHERE 'f' = (deleted_at IS NULL)",
+            0,
+        ),
+        (
+            "SELECT count(*) FROM documents WHERE (deleted_at IS NULL) IN ('t', 'f')",
+            n,
+        ),
+        ("SELECT count(*) FROM documents WHERE version = '1'", n),
+    ] {
+        let r = client.query(sql, &[]).await.unwrap();
+        assert_eq!(r[0].get::<_, i64>(0), want, "{sql}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

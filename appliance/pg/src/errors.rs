@@ -93,7 +93,23 @@ impl ErrorHandler for SqlStateErrors {
 }
 
 fn info(code: &str, message: String) -> ErrorInfo {
-    ErrorInfo::new("ERROR".into(), code.into(), message)
+    ErrorInfo::new("ERROR".into(), code.into(), scrub(&message))
+}
+
+/// `message` without source locations of the server's build (`/…/src/parse.rs:12:5`, as a
+/// dependency's error or panic text may carry them): clients see the error, not the build.
+pub fn scrub(message: &str) -> String {
+    message
+        .split_inclusive(char::is_whitespace)
+        .map(|piece| {
+            let word = piece.trim_end();
+            if word.contains(".rs:") && word.contains('/') {
+                piece.replacen(word, "(source location)", 1)
+            } else {
+                piece.to_string()
+            }
+        })
+        .collect()
 }
 
 /// The Postgres error for an API error, or `None` for protocol errors pgwire maps itself.
@@ -160,13 +176,18 @@ pub fn sql_fn_state(e: &SqlFnError) -> &'static str {
 
 /// SQLSTATE and message for a DataFusion error.
 pub fn classify(e: &DataFusionError) -> (&'static str, String) {
+    let (code, message) = classify_raw(e);
+    (code, scrub(&message))
+}
+
+fn classify_raw(e: &DataFusionError) -> (&'static str, String) {
     match e.find_root() {
         DataFusionError::External(inner) => {
             if let Some(f) = inner.downcast_ref::<SqlFnError>() {
                 return (sql_fn_state(f), f.to_string());
             }
             if let Some(df) = inner.downcast_ref::<DataFusionError>() {
-                return classify(df);
+                return classify_raw(df);
             }
             if let Some(f) = inner.downcast_ref::<FrontError>() {
                 return (f.sqlstate(), f.to_string());
@@ -196,6 +217,8 @@ pub fn classify(e: &DataFusionError) -> (&'static str, String) {
                 "42883"
             } else if m.contains("No field named") {
                 "42703"
+            } else if m.starts_with("invalid input syntax for type") {
+                "22P02"
             } else {
                 "42601"
             };
@@ -242,5 +265,17 @@ mod tests {
             "table 'mitra.public.nope' not found".into(),
         ));
         assert_eq!(code, "42P01");
+    }
+
+    #[test]
+    fn messages_carry_no_source_locations_of_the_build() {
+        let m = "chrono panicked at /root/.cargo/registry/src/index.crates.io-1949/chrono-0.4.42/src/format/parse.rs:517:13: bad\nat src/x.rs:1 and 3.5 GeV/c";
+        assert_eq!(
+            scrub(m),
+            "chrono panicked at (source location) bad\nat (source location) and 3.5 GeV/c"
+        );
+        let (code, msg) = classify(&DataFusionError::Execution(m.into()));
+        assert_eq!(code, "XX000");
+        assert!(!msg.contains(".cargo") && !msg.contains(".rs:"), "{msg}");
     }
 }

@@ -4,7 +4,8 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions_mut, Expr, FunctionArguments, Statement, Value,
+    visit_expressions_mut, Expr, FunctionArguments, ObjectNamePart, Statement, TableFactor, Value,
+    VisitMut, VisitorMut,
 };
 use pgwire::api::ClientInfo;
 
@@ -16,6 +17,7 @@ pub fn all<C: ClientInfo + ?Sized>(
     client: &C,
     ctx: &datafusion::prelude::SessionContext,
 ) {
+    table_function_names(statement);
     session_functions(statement, client);
     show_as_query(statement);
     cte_column_names(statement);
@@ -26,6 +28,36 @@ pub fn all<C: ClientInfo + ?Sized>(
     let state = ctx.state_ref();
     let is_aggregate = |name: &str| state.read().aggregate_functions().contains_key(name);
     super::subquery::scalar_subqueries(statement, &is_aggregate);
+}
+
+/// Table-function names resolved as PostgreSQL resolves names: an unquoted name folds to lower
+/// case (`BM25(...)`, `Bm25(...)`: what sqlglot-based tools such as Superset send), a quoted one
+/// is taken exactly as written, without its quotes (`"bm25"(...)`). DataFusion looks table
+/// functions up by the name's text, quotes included, and folds only tables and scalars.
+pub fn table_function_names(statement: &mut Statement) {
+    struct Fold;
+    impl VisitorMut for Fold {
+        type Break = ();
+        fn pre_visit_table_factor(&mut self, tf: &mut TableFactor) -> ControlFlow<()> {
+            if let TableFactor::Table {
+                name,
+                args: Some(_),
+                ..
+            } = tf
+            {
+                for part in name.0.iter_mut() {
+                    if let ObjectNamePart::Identifier(ident) = part {
+                        if ident.quote_style.is_none() {
+                            ident.value = ident.value.to_lowercase();
+                        }
+                        ident.quote_style = None;
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        }
+    }
+    let _ = statement.visit(&mut Fold);
 }
 
 const SESSION_FUNCTIONS: &[&str] = &["current_user", "session_user", "user", "current_role"];
@@ -256,5 +288,17 @@ mod tests {
             ]
         );
         assert!(pg_column_names(&parse("SELECT * FROM t")).is_none());
+    }
+
+    #[test]
+    fn table_function_names_fold_as_postgres_folds_them() {
+        let mut s = parse(
+            "SELECT * FROM BM25('Q', 3) b JOIN \"Documents\" d USING (doc_id), \"bm25\"('x', 1), \"BM25\"('y', 1), Hybrid('z')",
+        );
+        table_function_names(&mut s);
+        assert_eq!(
+            s.to_string(),
+            "SELECT * FROM bm25('Q', 3) b JOIN \"Documents\" d USING(doc_id), bm25('x', 1), BM25('y', 1), hybrid('z')"
+        );
     }
 }

@@ -9,6 +9,7 @@ mod dense_fn;
 mod error;
 pub mod interrupt;
 mod join_pushdown;
+mod literals;
 mod live_table;
 pub mod llm;
 mod replay_fn;
@@ -38,6 +39,24 @@ use mitra_store::config::{Config, ScopeStatistics};
 use mitra_store::dense::{Embedder, VectorSearch};
 use mitra_store::index::Bm25Index;
 use mitra_store::store::StoreError;
+
+/// `ctx` with untyped literals typed as PostgreSQL types them ([`literals::UnknownLiterals`]:
+/// comparisons while planning, `IN` lists before DataFusion's type coercion).
+pub fn with_unknown_literals(ctx: SessionContext) -> SessionContext {
+    let state = ctx.state();
+    let mut rules: Vec<Arc<dyn datafusion::optimizer::AnalyzerRule + Send + Sync>> =
+        vec![Arc::new(literals::UnknownLiterals)];
+    rules.extend(state.analyzer().rules.iter().cloned());
+    let mut ctx = SessionContext::new_with_state(
+        datafusion::execution::session_state::SessionStateBuilder::new_from_existing(state)
+            .with_analyzer_rules(rules)
+            .build(),
+    );
+    let planner = Arc::new(literals::UnknownLiterals);
+    // Registering an expression planner cannot fail (the registry only appends).
+    let _ = datafusion::execution::FunctionRegistry::register_expr_planner(&mut ctx, planner);
+    ctx
+}
 
 /// Name of the database (catalog) clients connect to.
 pub const DATABASE: &str = "mitra";
@@ -93,7 +112,7 @@ pub async fn build_session_with(
     );
     // The session commands (`SET mitra.analysis`) check scopes against the same catalog.
     let config = config.with_extension(catalog.clone());
-    let ctx = SessionContext::new_with_config_rt(config, runtime);
+    let ctx = with_unknown_literals(SessionContext::new_with_config_rt(config, runtime));
     for (name, schema) in [
         ("documents", None),
         ("chunks", None),
