@@ -247,6 +247,16 @@ async fn errors_carry_sqlstates_and_the_session_survives() {
         let r = client.query(sql, &[]).await.unwrap();
         assert_eq!(r[0].get::<_, i64>(0), 3, "{sql}");
     }
+    // Repeated result columns, as PostgreSQL allows them (Harlequin's catalog queries).
+    let r = client
+        .simple_query("SELECT 1, 1, doc_id, d.doc_id FROM documents d LIMIT 1")
+        .await
+        .unwrap();
+    let SimpleQueryMessage::RowDescription(cols) = &r[0] else {
+        panic!("no row description: {r:?}");
+    };
+    let names: Vec<&str> = cols.iter().map(|c| c.name()).collect();
+    assert_eq!(names, ["?column?", "?column?", "doc_id", "doc_id"]);
     let n = mitra::demo::NOTES.len() as i64;
     for (sql, want) in [
         (

@@ -18,6 +18,7 @@ pub fn all<C: ClientInfo + ?Sized>(
     ctx: &datafusion::prelude::SessionContext,
 ) {
     table_function_names(statement);
+    duplicate_columns(statement);
     session_functions(statement, client);
     show_as_query(statement);
     cte_column_names(statement);
@@ -58,6 +59,39 @@ pub fn table_function_names(statement: &mut Statement) {
         }
     }
     let _ = statement.visit(&mut Fold);
+}
+
+/// `SELECT 1, 1` and `SELECT a, a FROM t`: PostgreSQL allows result columns with the same
+/// expression, DataFusion refuses a projection whose names repeat. A repeated unaliased
+/// expression of the outermost select list gets an internal alias; the wire still shows
+/// PostgreSQL's names ([`pg_column_names`] reads the statement as the client wrote it).
+pub fn duplicate_columns(statement: &mut Statement) {
+    use datafusion::sql::sqlparser::ast::{Ident, SelectItem, SetExpr};
+    let Statement::Query(q) = statement else {
+        return;
+    };
+    let SetExpr::Select(select) = q.body.as_mut() else {
+        return;
+    };
+    let mut seen = std::collections::HashSet::new();
+    for (i, item) in select.projection.iter_mut().enumerate() {
+        if let SelectItem::UnnamedExpr(e) = item {
+            // A column by its name alone: `a` and `t.a` are one name to DataFusion.
+            let key = match &*e {
+                Expr::Identifier(id) => id.value.to_lowercase(),
+                Expr::CompoundIdentifier(p) => {
+                    p.last().map_or(String::new(), |id| id.value.to_lowercase())
+                }
+                other => other.to_string(),
+            };
+            if !seen.insert(key) {
+                *item = SelectItem::ExprWithAlias {
+                    expr: take(e),
+                    alias: Ident::with_quote('"', format!("?column?{}", i + 1)),
+                };
+            }
+        }
+    }
 }
 
 const SESSION_FUNCTIONS: &[&str] = &["current_user", "session_user", "user", "current_role"];
@@ -288,6 +322,16 @@ mod tests {
             ]
         );
         assert!(pg_column_names(&parse("SELECT * FROM t")).is_none());
+    }
+
+    #[test]
+    fn repeated_columns_get_internal_aliases() {
+        let mut s = parse("SELECT 1, 1, a, t.a, a AS b, a FROM t");
+        duplicate_columns(&mut s);
+        assert_eq!(
+            s.to_string(),
+            "SELECT 1, 1 AS \"?column?2\", a, t.a AS \"?column?4\", a AS b, a AS \"?column?6\" FROM t"
+        );
     }
 
     #[test]
