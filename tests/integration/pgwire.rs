@@ -247,6 +247,23 @@ async fn errors_carry_sqlstates_and_the_session_survives() {
         let r = client.query(sql, &[]).await.unwrap();
         assert_eq!(r[0].get::<_, i64>(0), 3, "{sql}");
     }
+    // PostgreSQL's date/time templates (Superset's time-range filter), never echoed back.
+    let r = client
+        .query(
+            "SELECT to_char(TIMESTAMP '2026-12-03 08:05:09.25', 'YYYY-MM-DD HH24:MI:SS.MS'), \
+             to_char(to_timestamp('2000-01-02 03:04:05.000006', 'YYYY-MM-DD HH24:MI:SS.US'), 'FMDD Mon YYYY')",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(r[0].get::<_, String>(0), "2026-12-03 08:05:09.250");
+    assert_eq!(r[0].get::<_, String>(1), "2 Jan 2000");
+    let (code, msg) = sqlstate(
+        &client,
+        "SELECT to_char(TIMESTAMP '2026-12-03 08:05:09', 'Q')",
+    )
+    .await;
+    assert_eq!(code, SqlState::FEATURE_NOT_SUPPORTED, "{msg}");
     // Repeated result columns, as PostgreSQL allows them (Harlequin's catalog queries).
     let r = client
         .simple_query("SELECT 1, 1, doc_id, d.doc_id FROM documents d LIMIT 1")

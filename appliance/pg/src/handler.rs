@@ -188,7 +188,7 @@ impl QueryParser for MitraParser {
             return Err(FrontError::TooManyParameters.into_pg());
         }
         let mut original = statement.clone();
-        rewrite::all(&mut statement, client, &self.ctx);
+        rewrite::all(&mut statement, client, &self.ctx).map_err(FrontError::into_pg)?;
         tracing::trace!(%statement, "rewritten");
         let text = original.to_string();
         // Statements answered without planning get a plan that only carries their result shape.
@@ -339,7 +339,7 @@ impl MitraService {
             return resp;
         }
         let names = rewrite::pg_column_names(&statement);
-        rewrite::all(&mut statement, client, &self.ctx);
+        rewrite::all(&mut statement, client, &self.ctx).map_err(FrontError::into_pg)?;
         tracing::trace!(%statement, "rewritten");
         for hook in &self.hooks {
             if let Some(resp) = hook

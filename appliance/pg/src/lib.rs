@@ -18,6 +18,7 @@ mod session_cmds;
 mod single_row;
 mod startup;
 mod subquery;
+mod templates;
 mod type_queries;
 mod version;
 mod wire_types;

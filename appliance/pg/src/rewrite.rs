@@ -16,7 +16,7 @@ pub fn all<C: ClientInfo + ?Sized>(
     statement: &mut Statement,
     client: &C,
     ctx: &datafusion::prelude::SessionContext,
-) {
+) -> Result<(), super::FrontError> {
     table_function_names(statement);
     duplicate_columns(statement);
     session_functions(statement, client);
@@ -29,6 +29,7 @@ pub fn all<C: ClientInfo + ?Sized>(
     let state = ctx.state_ref();
     let is_aggregate = |name: &str| state.read().aggregate_functions().contains_key(name);
     super::subquery::scalar_subqueries(statement, &is_aggregate);
+    super::templates::datetime_templates(statement)
 }
 
 /// Table-function names resolved as PostgreSQL resolves names: an unquoted name folds to lower
