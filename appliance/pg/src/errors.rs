@@ -86,7 +86,8 @@ impl ErrorHandler for SqlStateErrors {
         C: ClientInfo,
     {
         if let Some(info) = error_info(error) {
-            tracing::info!(peer = %client.socket_addr(), code = %info.code, message = %info.message, "query error");
+            // The statement's own log line (handler.rs, `FailureLog`) says it at info level.
+            tracing::debug!(peer = %client.socket_addr(), code = %info.code, message = %info.message, "query error");
             *error = PgWireError::UserError(Box::new(info));
         }
     }

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use arrow_schema::SchemaRef;
 use async_trait::async_trait;
-use datafusion::common::{DFSchema, ParamValues};
+use datafusion::common::{DFSchema, ParamValues, ScalarValue};
 use datafusion::dataframe::DataFrame;
 use datafusion::logical_expr::{EmptyRelation, LogicalPlan};
 use datafusion::prelude::SessionContext;
@@ -26,7 +26,7 @@ use pgwire::messages::extendedquery::Execute;
 use pgwire::messages::PgWireBackendMessage;
 use pgwire::types::format::FormatOptions;
 
-use super::errors::FrontError;
+use super::errors::{error_info, FrontError};
 use super::{copy, floats, guard, params, rewrite, wire_types};
 use mitra_sql::interrupt::{Interrupt, Statement as Running, Stop};
 
@@ -127,6 +127,7 @@ pub struct MitraParser {
     sql_parser: super::parse::SqlParser,
     hooks: Vec<Arc<dyn QueryHook>>,
     cursors: Cursors,
+    log: FailureLog,
 }
 
 fn empty_plan(schema: Option<SchemaRef>) -> PgWireResult<LogicalPlan> {
@@ -153,13 +154,9 @@ impl MitraParser {
         guard::check_plan(&plan).map_err(FrontError::into_pg)?;
         Ok(plan)
     }
-}
 
-#[async_trait]
-impl QueryParser for MitraParser {
-    type Statement = Prepared;
-
-    async fn parse_sql<C>(
+    /// Parses and plans one statement of the extended protocol (a `Parse` message).
+    async fn parse_one<C>(
         &self,
         client: &C,
         sql: &str,
@@ -243,6 +240,27 @@ impl QueryParser for MitraParser {
         // The original statement is kept: execution binds and rewrites it again.
         Ok((text, Some((original, plan))))
     }
+}
+
+#[async_trait]
+impl QueryParser for MitraParser {
+    type Statement = Prepared;
+
+    async fn parse_sql<C>(
+        &self,
+        client: &C,
+        sql: &str,
+        types: &[Option<Type>],
+    ) -> PgWireResult<Prepared>
+    where
+        C: ClientInfo + Unpin + Send + Sync,
+    {
+        let parsed = self.parse_one(client, sql, types).await;
+        if let Err(e) = &parsed {
+            self.log.failed(client, sql, None, e);
+        }
+        parsed
+    }
 
     fn get_parameter_types(&self, stmt: &Prepared) -> PgWireResult<Vec<Type>> {
         let Some((ast, plan)) = &stmt.1 else {
@@ -281,6 +299,53 @@ impl QueryParser for MitraParser {
     }
 }
 
+/// What the log line of a failed statement carries ([`ServerConfig`](mitra_store::config::ServerConfig)'s
+/// `log_statement_chars`, `log_parameters`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FailureLog {
+    /// Characters of the statement kept (0: none).
+    pub statement_chars: usize,
+    /// Whether bound parameters are logged.
+    pub parameters: bool,
+}
+
+impl FailureLog {
+    /// Logs a failed statement, as PostgreSQL's `log_min_error_statement` does: the SQLSTATE,
+    /// the message, the statement (cut), the parameters when configured, and the session.
+    fn failed<C: ClientInfo + ?Sized>(
+        &self,
+        client: &C,
+        statement: &str,
+        params: Option<&[ScalarValue]>,
+        e: &PgWireError,
+    ) {
+        let (code, message) = match e {
+            PgWireError::UserError(info) => (info.code.clone(), info.message.clone()),
+            other => error_info(other)
+                .map(|i| (i.code, i.message))
+                .unwrap_or_else(|| ("08P01".into(), other.to_string())),
+        };
+        let user = super::rewrite::login(client);
+        let peer = client.socket_addr();
+        if self.statement_chars == 0 {
+            tracing::info!(%peer, user, sqlstate = %code, error = %message, "statement failed");
+            return;
+        }
+        let mut text: String = statement.chars().take(self.statement_chars).collect();
+        if text.len() < statement.len() {
+            text.push('…');
+        }
+        let params = match (self.parameters, params) {
+            (true, Some(p)) if !p.is_empty() => {
+                let list: Vec<String> = p.iter().map(|v| v.to_string()).collect();
+                Some(list.join(", "))
+            }
+            _ => None,
+        };
+        tracing::info!(%peer, user, sqlstate = %code, error = %message, statement = %text, params, "statement failed");
+    }
+}
+
 /// The query service of one connection: its own DataFusion session (settings, cursors and
 /// prepared statements are per connection), over tables shared read-only with every other.
 pub struct MitraService {
@@ -290,15 +355,18 @@ pub struct MitraService {
     hooks: Vec<Arc<dyn QueryHook>>,
     cursors: Cursors,
     interrupt: Arc<Interrupt>,
+    log: FailureLog,
 }
 
 impl MitraService {
     /// Creates the service over a connection's session; `users` when logins are required
-    /// (the session's reader is then the logged-in user); `interrupt` stops its statements.
+    /// (the session's reader is then the logged-in user); `interrupt` stops its statements;
+    /// `log` says what the log line of a failed statement carries.
     pub fn new(
         ctx: Arc<SessionContext>,
         users: Option<Arc<super::UsersSource>>,
         interrupt: Arc<Interrupt>,
+        log: FailureLog,
     ) -> Self {
         let hooks: Vec<Arc<dyn QueryHook>> = vec![
             Arc::new(super::scope_cmds::ScopeHook),
@@ -318,11 +386,13 @@ impl MitraService {
                 sql_parser: super::parse::SqlParser::new(),
                 hooks: hooks.clone(),
                 cursors: cursors.clone(),
+                log,
             }),
             ctx,
             hooks,
             cursors,
             interrupt,
+            log,
         }
     }
 
@@ -480,16 +550,26 @@ impl SimpleQueryHandler for MitraService {
         PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
     {
         tracing::debug!(query, "simple query");
-        let statements = self.parser.sql_parser.parse(query).map_err(api_err)?;
+        let statements = match self.parser.sql_parser.parse(query).map_err(api_err) {
+            Ok(s) => s,
+            Err(e) => {
+                self.log.failed(client, query, None, &e);
+                return Err(e);
+            }
+        };
         if statements.is_empty() {
             return Ok(vec![Response::EmptyQuery]);
         }
         let mut out = Vec::with_capacity(statements.len());
         for statement in statements {
-            out.push(
-                self.execute(client, statement, &Format::UnifiedText)
-                    .await?,
-            );
+            let text = statement.to_string();
+            match self.execute(client, statement, &Format::UnifiedText).await {
+                Ok(r) => out.push(r),
+                Err(e) => {
+                    self.log.failed(client, &text, None, &e);
+                    return Err(e);
+                }
+            }
         }
         Ok(out)
     }
@@ -545,8 +625,17 @@ impl ExtendedQueryHandler for MitraService {
         // Bind and plan again at every execution: retrieval functions search at planning time,
         // so a prepared statement reused after an ingest must not serve its Parse-time results.
         let mut bound = ast.clone();
-        params::bind(&mut bound, &scalars).map_err(|m| FrontError::Protocol(m).into_pg())?;
-        self.execute(client, bound, &portal.result_column_format)
-            .await
+        let result = match params::bind(&mut bound, &scalars) {
+            Ok(()) => {
+                self.execute(client, bound, &portal.result_column_format)
+                    .await
+            }
+            Err(m) => Err(FrontError::Protocol(m).into_pg()),
+        };
+        if let Err(e) = &result {
+            self.log
+                .failed(client, &portal.statement.statement.0, Some(&scalars), e);
+        }
+        result
     }
 }

@@ -117,6 +117,7 @@ pub struct Server {
     cancel: Arc<cancel::MitraCancel>,
     connections: Arc<cancel::Connections>,
     limiter: Option<Arc<Semaphore>>,
+    log: handler::FailureLog,
 }
 
 /// A connection's own session: the server's tables and functions, its own settings, and its
@@ -194,6 +195,10 @@ impl Server {
             cancel: Arc::new(cancel::MitraCancel::new(manager, connections.clone())),
             connections,
             limiter,
+            log: handler::FailureLog {
+                statement_chars: cfg.log_statement_chars,
+                parameters: cfg.log_parameters,
+            },
         })
     }
 
@@ -236,6 +241,7 @@ impl Server {
                     ctx,
                     self.users.clone(),
                     interrupt.clone(),
+                    self.log,
                 )),
                 startup: Arc::new(startup),
                 cancel: self.cancel.clone(),

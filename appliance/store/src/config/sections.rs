@@ -330,6 +330,12 @@ pub struct ServerConfig {
     pub users_file: Option<PathBuf>,
     /// Maximum concurrent connections (0 = unlimited).
     pub max_connections: usize,
+    /// A failed statement is logged with its SQLSTATE and session, its text cut to this many
+    /// characters (0: the statement is not logged), as PostgreSQL's `log_min_error_statement`.
+    pub log_statement_chars: usize,
+    /// Whether the log line of a failed statement carries its bound parameters (they may hold
+    /// what users searched for; off by default).
+    pub log_parameters: bool,
 }
 
 impl ServerConfig {
@@ -347,6 +353,8 @@ impl Default for ServerConfig {
             listen: "127.0.0.1:5433".into(),
             users_file: None,
             max_connections: 64,
+            log_statement_chars: 1024,
+            log_parameters: false,
         }
     }
 }
