@@ -1,5 +1,6 @@
 """psycopg 3 client check for Mitra: server-side bound parameters, joins, SQLSTATEs, every table
-in text and binary, timestamp and untyped NULL parameters, named cursors, COPY, refused writes."""
+in text and binary, timestamp and untyped NULL parameters, untyped arrays, named cursors, COPY,
+refused writes."""
 import datetime
 import sys
 
@@ -80,5 +81,14 @@ with psycopg.connect(f"host=127.0.0.1 port={port} dbname=mitra user=physicist") 
     # The SQL surface is read-only.
     fails_with(conn, cur, "DROP TABLE documents", None, "42501")
     cur.execute("SELECT count(*) FROM documents")
+    assert cur.fetchone()[0] == 5
+    # A list of strings travels as an untyped array: `= ANY(%s)` and `<> ALL(%s)` take it as
+    # PostgreSQL does (pgcli's completion refresher sends `c.relkind = ANY(%s)`).
+    ids = ["demo-notes/hmumu-run3.md", "demo-notes/tth-bb.md"]
+    cur.execute("SELECT count(*) FROM documents WHERE doc_id = ANY(%s)", (ids,))
+    assert cur.fetchone()[0] == 2
+    cur.execute("SELECT count(*) FROM documents WHERE doc_id <> ALL(%s)", (ids,))
+    assert cur.fetchone()[0] == 3
+    cur.execute("SELECT count(*) FROM documents WHERE version = ANY(%s)", ([1, 2],))
     assert cur.fetchone()[0] == 5
 print("psycopg OK")

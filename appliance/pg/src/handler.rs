@@ -184,6 +184,8 @@ impl MitraParser {
         if params::count(&statement) > MAX_PARAMETERS {
             return Err(FrontError::TooManyParameters.into_pg());
         }
+        let arrays = params::array_casts(&statement, types);
+        params::apply_casts(&mut statement, &arrays);
         let mut original = statement.clone();
         rewrite::all(&mut statement, client, &self.ctx).map_err(FrontError::into_pg)?;
         tracing::trace!(%statement, "rewritten");

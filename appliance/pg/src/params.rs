@@ -304,6 +304,62 @@ pub fn client_casts(
         .collect()
 }
 
+/// `x = ANY($n)`, `x <> ALL($n)` with `$n` of no type, or text (psycopg sends a list of
+/// strings so): PostgreSQL takes `$n` as an array there, so it is cast to `text[]` (decoded from
+/// the array's text form `{a,b}`), instead of a text scalar that `array_has` refuses.
+pub fn array_casts(
+    statement: &Statement,
+    client: &[Option<Type>],
+) -> HashMap<usize, datafusion::sql::sqlparser::ast::DataType> {
+    use datafusion::sql::sqlparser::ast::{ArrayElemTypeDef, DataType as SqlType};
+    let mut out = HashMap::new();
+    let _ = visit_expressions(statement, |e| {
+        let array = match e {
+            Expr::AnyOp { right, .. } | Expr::AllOp { right, .. } => right.as_ref(),
+            // `x <> ALL($1)` as the compatibility parser rewrites it.
+            Expr::Function(f)
+                if matches!(
+                    crate::ast::last_name(&f.name).as_str(),
+                    "array_contains" | "array_has"
+                ) =>
+            {
+                match &f.args {
+                    FunctionArguments::List(l) => match l.args.first() {
+                        Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(a))) => a,
+                        _ => return ControlFlow::Continue(()),
+                    },
+                    _ => return ControlFlow::Continue(()),
+                }
+            }
+            _ => return ControlFlow::<()>::Continue(()),
+        };
+        let mut r = array;
+        while let Expr::Nested(inner) = r {
+            r = inner;
+        }
+        if let Expr::Value(v) = r {
+            if let Some(i) = placeholder_index(&v.value) {
+                let untyped = client
+                    .get(i - 1)
+                    .cloned()
+                    .flatten()
+                    .is_none_or(|t| matches!(t, Type::UNKNOWN | Type::TEXT | Type::VARCHAR));
+                if untyped {
+                    out.insert(
+                        i,
+                        SqlType::Array(ArrayElemTypeDef::SquareBracket(
+                            Box::new(SqlType::Text),
+                            None,
+                        )),
+                    );
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    out
+}
+
 /// Wraps each `$n` with a cast in `casts` in that cast.
 pub fn apply_casts(
     statement: &mut Statement,
