@@ -194,6 +194,32 @@ async fn psql_describes_vectors_and_lists_functions() {
     }
     let dir = tempfile::tempdir().unwrap();
     let (cfg, _model) = common::demo_store_with_vectors(dir.path()).await;
+    // Every table function and scalar the SQL session adds to DataFusion's is in the catalog
+    // (pg_proc, \\df, information_schema.routines): a new function cannot be forgotten there.
+    let (_store, index, _) = mitra::open_reader(&cfg).await.unwrap();
+    let ctx = mitra::sql::build_session(&cfg, std::sync::Arc::new(index))
+        .await
+        .unwrap();
+    let plain = datafusion::prelude::SessionContext::new();
+    let listed: Vec<&str> = mitra::pg::FUNCTIONS.iter().map(|f| f.name).collect();
+    let state = ctx.state();
+    let plain_state = plain.state();
+    let added = state
+        .table_functions()
+        .keys()
+        .filter(|n| !plain_state.table_functions().contains_key(*n))
+        .chain(
+            state
+                .scalar_functions()
+                .keys()
+                .filter(|n| !plain_state.scalar_functions().contains_key(*n)),
+        );
+    for name in added {
+        assert!(
+            listed.contains(&name.as_str()),
+            "{name} is not in the catalog"
+        );
+    }
     let addr = common::serve(&cfg).await;
     let out = psql(
         addr,
@@ -212,6 +238,10 @@ async fn psql_describes_vectors_and_lists_functions() {
         "timestamp with time zone",
         "bm25",
         "hybrid",
+        "answer",
+        "abstracts",
+        "replay",
+        "llm_status",
         "TABLE(chunk_id text, doc_id text, score real, rank bigint)",
         "query text, k bigint",
         "demo-notes/zjets-met.md",

@@ -32,6 +32,7 @@ pub use dense_fn::{
 };
 pub use error::SqlFnError;
 pub use live_table::{LiveLanceTable, RowAccess};
+pub use replay_fn::REPLAY_SCHEMA;
 pub use rrf_fn::RrfFunction;
 
 use mitra_store::analyses::AnalysisCatalog;

@@ -12,7 +12,9 @@ use datafusion::prelude::SessionContext;
 use datafusion::scalar::ScalarValue;
 
 use super::types::pg_type;
-use mitra_sql::{HYBRID_SCHEMA, RANKED_SCHEMA};
+use mitra_sql::{
+    ABSTRACTS_SCHEMA, ANSWER_SCHEMA, HYBRID_SCHEMA, LLM_STATUS_SCHEMA, RANKED_SCHEMA, REPLAY_SCHEMA,
+};
 
 /// What a function returns.
 #[derive(Debug, Clone, Copy)]
@@ -65,6 +67,18 @@ fn ranked() -> SchemaRef {
 fn hybrid() -> SchemaRef {
     HYBRID_SCHEMA.clone()
 }
+fn abstracts() -> SchemaRef {
+    ABSTRACTS_SCHEMA.clone()
+}
+fn answer() -> SchemaRef {
+    ANSWER_SCHEMA.clone()
+}
+fn replay() -> SchemaRef {
+    REPLAY_SCHEMA.clone()
+}
+fn llm_status() -> SchemaRef {
+    LLM_STATUS_SCHEMA.clone()
+}
 
 /// Every Mitra function.
 pub const FUNCTIONS: &[MitraFunction] = &[
@@ -114,6 +128,45 @@ pub const FUNCTIONS: &[MitraFunction] = &[
         defaults: 1,
         returns: Returns::Scalar(float8),
         description: "Reciprocal rank 1/(k + rank)",
+    },
+    MitraFunction {
+        name: "abstracts",
+        oid: 2_100_000_006,
+        args: &[
+            ("query", text),
+            ("k", bigint),
+            ("w_dense", float8),
+            ("w_sparse", float8),
+            ("rrf_k", float8),
+        ],
+        defaults: 3,
+        returns: Returns::Table(abstracts),
+        description: "Tier 1: the analyses whose abstracts answer a question",
+    },
+    MitraFunction {
+        name: "answer",
+        oid: 2_100_000_007,
+        args: &[("question", text), ("k", bigint), ("scope", text)],
+        defaults: 2,
+        returns: Returns::Table(answer),
+        description:
+            "A grounded answer with citations from the local language model, or an abstention",
+    },
+    MitraFunction {
+        name: "replay",
+        oid: 2_100_000_008,
+        args: &[("answer_id", text)],
+        defaults: 0,
+        returns: Returns::Table(replay),
+        description: "Re-runs a recorded answer from its receipt; says whether it is identical",
+    },
+    MitraFunction {
+        name: "llm_status",
+        oid: 2_100_000_009,
+        args: &[],
+        defaults: 0,
+        returns: Returns::Table(llm_status),
+        description: "The language model: file, state and request counters",
     },
 ];
 
