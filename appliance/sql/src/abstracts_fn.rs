@@ -1,15 +1,12 @@
 //! `abstracts(query, k [, w_dense, w_sparse, rrf_k])`: tier 1, the readable analyses ranked by a question.
 
+use crate::result_table::{CallRows, ResultTable};
 use std::sync::{Arc, LazyLock};
 
 use arrow_array::{Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use async_trait::async_trait;
-use datafusion::catalog::{Session, TableFunctionArgs, TableFunctionImpl, TableProvider};
-use datafusion::datasource::TableType;
+use datafusion::catalog::{TableFunctionArgs, TableFunctionImpl, TableProvider};
 use datafusion::error::Result;
-use datafusion::logical_expr::Expr;
-use datafusion::physical_plan::ExecutionPlan;
 
 use super::args::{self, Arg};
 use super::dense_fn::DenseHandle;
@@ -134,7 +131,11 @@ impl TableFunctionImpl for AbstractsFunction {
             Some(rows) => Some(abstracts_batch(&rows)?),
             None => None,
         };
-        Ok(Arc::new(AbstractsTable { batch }))
+        Ok(Arc::new(ResultTable::new(
+            NAME,
+            ABSTRACTS_SCHEMA.clone(),
+            batch.map(CallRows::Batch),
+        )))
     }
 }
 
@@ -155,34 +156,4 @@ fn abstracts_batch(rows: &[Tier1Hit]) -> Result<RecordBatch> {
             Arc::new(Int64Array::from_iter_values(1..=rows.len() as i64)),
         ],
     )?)
-}
-
-/// The result of one `abstracts()` call (`None` while parameters are unbound).
-#[derive(Debug)]
-pub struct AbstractsTable {
-    batch: Option<RecordBatch>,
-}
-
-#[async_trait]
-impl TableProvider for AbstractsTable {
-    fn schema(&self) -> SchemaRef {
-        ABSTRACTS_SCHEMA.clone()
-    }
-
-    fn table_type(&self) -> TableType {
-        TableType::Temporary
-    }
-
-    async fn scan(
-        &self,
-        _state: &dyn Session,
-        projection: Option<&Vec<usize>>,
-        _filters: &[Expr],
-        _limit: Option<usize>,
-    ) -> Result<Arc<dyn ExecutionPlan>> {
-        match &self.batch {
-            Some(b) => super::bm25_fn::batch_plan(b.clone(), projection),
-            None => Err(SqlFnError::unbound(NAME)),
-        }
-    }
 }

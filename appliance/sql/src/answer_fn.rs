@@ -1,6 +1,7 @@
 //! `answer(question [, k] [, scope])`, the `answer_from(question, chunk_id, text ORDER BY …)`
 //! aggregate and `llm_status()`: grounded answers from the local language model.
 
+use crate::result_table::{CallRows, ResultTable};
 use std::sync::{Arc, LazyLock};
 
 use arrow::array::{Array, AsArray};
@@ -8,17 +9,15 @@ use arrow_array::{
     ArrayRef, BooleanArray, Float32Array, Int64Array, RecordBatch, StringArray, StructArray,
 };
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
-use async_trait::async_trait;
-use datafusion::catalog::{Session, TableFunctionArgs, TableFunctionImpl, TableProvider};
-use datafusion::datasource::TableType;
+use datafusion::catalog::{TableFunctionArgs, TableFunctionImpl, TableProvider};
 use datafusion::error::Result;
 use datafusion::execution::TaskContext;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::AggregateOrderSensitivity;
-use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Expr, Signature, Volatility};
+use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature, Volatility};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
-use datafusion::physical_plan::streaming::{PartitionStream, StreamingTableExec};
-use datafusion::physical_plan::{ExecutionPlan, SendableRecordBatchStream};
+use datafusion::physical_plan::streaming::PartitionStream;
+use datafusion::physical_plan::SendableRecordBatchStream;
 use datafusion::scalar::ScalarValue;
 use futures::TryStreamExt;
 use mitra_llm::Passage;
@@ -320,55 +319,18 @@ struct Call {
 impl TableFunctionImpl for AnswerFunction {
     fn call_with_args(&self, a: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
         let call = self.run(&a).map_err(SqlFnError::into_df)?;
-        Ok(Arc::new(AnswerTable {
-            call,
-            llm: self.llm.clone(),
-            data_dir: self.data_dir.clone(),
-        }))
-    }
-}
-
-/// The result of one `answer()` call.
-#[derive(Debug)]
-struct AnswerTable {
-    call: Option<Call>,
-    llm: Arc<Llm>,
-    data_dir: std::path::PathBuf,
-}
-
-#[async_trait]
-impl TableProvider for AnswerTable {
-    fn schema(&self) -> SchemaRef {
-        ANSWER_SCHEMA.clone()
-    }
-
-    fn table_type(&self) -> TableType {
-        TableType::Temporary
-    }
-
-    async fn scan(
-        &self,
-        _state: &dyn Session,
-        projection: Option<&Vec<usize>>,
-        _filters: &[Expr],
-        _limit: Option<usize>,
-    ) -> Result<Arc<dyn ExecutionPlan>> {
-        let Some(call) = &self.call else {
-            return Err(SqlFnError::unbound(ANSWER));
-        };
-        let part = Arc::new(AnswerStream {
-            call: call.clone(),
-            llm: self.llm.clone(),
-            data_dir: self.data_dir.clone(),
+        let rows = call.map(|call| {
+            CallRows::Stream(Arc::new(AnswerStream {
+                call,
+                llm: self.llm.clone(),
+                data_dir: self.data_dir.clone(),
+            }))
         });
-        Ok(Arc::new(StreamingTableExec::try_new(
+        Ok(Arc::new(ResultTable::new(
+            ANSWER,
             ANSWER_SCHEMA.clone(),
-            vec![part],
-            projection,
-            vec![],
-            false,
-            None,
-        )?))
+            rows,
+        )))
     }
 }
 

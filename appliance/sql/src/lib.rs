@@ -13,6 +13,7 @@ mod literals;
 mod live_table;
 pub mod llm;
 mod replay_fn;
+mod result_table;
 mod rrf_fn;
 
 use std::path::PathBuf;

@@ -2,20 +2,18 @@
 //! through Lance time travel, the same model file, the same settings) and says whether the
 //! new answer is identical to the recorded one.
 
+use crate::result_table::{CallRows, ResultTable};
 use std::sync::{Arc, LazyLock};
 
 use arrow::array::{Array, AsArray};
 use arrow_array::{ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use async_trait::async_trait;
-use datafusion::catalog::{Session, TableFunctionArgs, TableFunctionImpl, TableProvider};
-use datafusion::datasource::TableType;
+use datafusion::catalog::{TableFunctionArgs, TableFunctionImpl, TableProvider};
 use datafusion::error::Result;
 use datafusion::execution::TaskContext;
-use datafusion::logical_expr::Expr;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
-use datafusion::physical_plan::streaming::{PartitionStream, StreamingTableExec};
-use datafusion::physical_plan::{ExecutionPlan, SendableRecordBatchStream};
+use datafusion::physical_plan::streaming::PartitionStream;
+use datafusion::physical_plan::SendableRecordBatchStream;
 use datafusion::scalar::ScalarValue;
 use futures::TryStreamExt;
 use mitra_llm::Passage;
@@ -95,55 +93,18 @@ impl ReplayFunction {
 impl TableFunctionImpl for ReplayFunction {
     fn call_with_args(&self, a: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
         let id = self.run(&a).map_err(SqlFnError::into_df)?;
-        Ok(Arc::new(ReplayTable {
-            id,
-            llm: self.llm.clone(),
-            data_dir: self.data_dir.clone(),
-        }))
-    }
-}
-
-/// The result of one `replay()` call.
-#[derive(Debug)]
-struct ReplayTable {
-    id: Option<String>,
-    llm: Arc<Llm>,
-    data_dir: std::path::PathBuf,
-}
-
-#[async_trait]
-impl TableProvider for ReplayTable {
-    fn schema(&self) -> SchemaRef {
-        REPLAY_SCHEMA.clone()
-    }
-
-    fn table_type(&self) -> TableType {
-        TableType::Temporary
-    }
-
-    async fn scan(
-        &self,
-        _state: &dyn Session,
-        projection: Option<&Vec<usize>>,
-        _filters: &[Expr],
-        _limit: Option<usize>,
-    ) -> Result<Arc<dyn ExecutionPlan>> {
-        let Some(id) = &self.id else {
-            return Err(SqlFnError::unbound(REPLAY));
-        };
-        let part = Arc::new(ReplayStream {
-            id: id.clone(),
-            llm: self.llm.clone(),
-            data_dir: self.data_dir.clone(),
+        let rows = id.map(|id| {
+            CallRows::Stream(Arc::new(ReplayStream {
+                id,
+                llm: self.llm.clone(),
+                data_dir: self.data_dir.clone(),
+            }))
         });
-        Ok(Arc::new(StreamingTableExec::try_new(
+        Ok(Arc::new(ResultTable::new(
+            REPLAY,
             REPLAY_SCHEMA.clone(),
-            vec![part],
-            projection,
-            vec![],
-            false,
-            None,
-        )?))
+            rows,
+        )))
     }
 }
 

@@ -30,20 +30,20 @@ pub fn init_logs(default: &str) {
 
 /// Opens for writing: the writer lock, crash repair, the BM25 index synced with Lance.
 pub async fn open(cfg: &Config) -> Result<(Store, Bm25Index), AppError> {
-    let (store, index, outcome) = mitra::open(cfg).await?;
-    if outcome != SyncOutcome::UpToDate {
-        tracing::info!(?outcome, "BM25 index synced with Lance");
-    }
-    Ok((store, index))
+    Ok(logged(mitra::open(cfg).await?))
 }
 
 /// Opens for reading: does not hold the writer lock, so `mitra ingest` can run alongside.
 pub async fn open_reader(cfg: &Config) -> Result<(Store, Bm25Index), AppError> {
-    let (store, index, outcome) = mitra::open_reader(cfg).await?;
+    Ok(logged(mitra::open_reader(cfg).await?))
+}
+
+/// The store and index of an open, with a log line when the index had to be synced.
+fn logged((store, index, outcome): (Store, Bm25Index, SyncOutcome)) -> (Store, Bm25Index) {
     if outcome != SyncOutcome::UpToDate {
         tracing::info!(?outcome, "BM25 index synced with Lance");
     }
-    Ok((store, index))
+    (store, index)
 }
 
 /// A SQL session over the store, for a command (the operator's unless a user is set).

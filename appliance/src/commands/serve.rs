@@ -1,9 +1,7 @@
 //! `mitra serve`: the store over the Postgres wire protocol.
 
-use std::sync::Arc;
-
 use mitra::config::Config;
-use mitra::{pg, sql, AppError};
+use mitra::{pg, AppError};
 
 /// Arguments of `mitra serve` and `mitra demo`.
 #[derive(clap::Args)]
@@ -24,10 +22,7 @@ pub async fn run(mut cfg: Config, args: ServeArgs) -> Result<(), AppError> {
 
 /// Serves `cfg.data_dir` until Ctrl-C; `banner` prints how to connect.
 pub async fn serve(cfg: &Config, banner: bool) -> Result<(), AppError> {
-    let (store, mut index) = super::open_reader(cfg).await?;
-    drop(store);
-    index.close_writer()?;
-    let ctx = sql::build_session(cfg, Arc::new(index)).await?;
+    let ctx = super::session(cfg).await?;
     let mut scfg = cfg.server.clone();
     scfg.users_file = Some(cfg.server.users_path(&cfg.data_dir));
     let server = pg::Server::bind(ctx, &scfg).await?;
