@@ -86,6 +86,11 @@ impl LiveLanceTable {
         })
     }
 
+    /// The dataset's directory.
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
     async fn latest(&self) -> Result<Option<Arc<Dataset>>> {
         let ext = |e: lance::Error| DataFusionError::External(Box::new(e));
         let mut cur = self.current.lock().await;

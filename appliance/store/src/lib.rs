@@ -15,6 +15,9 @@ pub mod visibility;
 
 pub use config::Config;
 
+/// The BM25 (tantivy) index of `chunks`: this directory of the data directory.
+pub const BM25_DIR: &str = "bm25";
+
 /// The analyzer options and BM25 parameters of a configuration.
 pub fn index_options(cfg: &Config) -> (analyzer::AnalyzerOptions, index::Bm25Params) {
     (
@@ -36,7 +39,7 @@ pub async fn open(
     let store = store::Store::open(&cfg.data_dir).await?;
     let (opts, params) = index_options(cfg);
     let (index, outcome) =
-        index::Bm25Index::open_synced(&cfg.data_dir.join("bm25"), &store, opts, params).await?;
+        index::Bm25Index::open_synced(&cfg.data_dir.join(BM25_DIR), &store, opts, params).await?;
     Ok((store, index, outcome))
 }
 
@@ -46,7 +49,7 @@ pub async fn open_reader(
     cfg: &Config,
 ) -> Result<(store::Store, index::Bm25Index, index::SyncOutcome), index::IndexError> {
     let (opts, params) = index_options(cfg);
-    let dir = cfg.data_dir.join("bm25");
+    let dir = cfg.data_dir.join(BM25_DIR);
     let (store, writer_active) = store::Store::open_reader(&cfg.data_dir).await?;
     if writer_active {
         let index = index::Bm25Index::open_existing(&dir, opts, params)?;

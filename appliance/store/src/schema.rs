@@ -55,6 +55,25 @@ pub static INGEST_RUNS: LazyLock<TableDef> =
 pub static ANSWERS: LazyLock<TableDef> =
     LazyLock::new(|| parse(include_str!("../../../schemas/answers.json")));
 
+/// The definition of the table called `name`, if it is one of Mitra's.
+pub fn by_name(name: &str) -> Option<&'static TableDef> {
+    [&DOCUMENTS, &CHUNKS, &ANALYSES, &INGEST_RUNS, &ANSWERS]
+        .into_iter()
+        .map(|t| &**t)
+        .find(|t| t.table == name)
+}
+
+impl TableDef {
+    /// What `schemas/` says of the column `name` (a field or a reserved one).
+    pub fn describe(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .chain(&self.reserved)
+            .find(|f| f.name == name)
+            .map(|f| f.description.as_str())
+    }
+}
+
 fn parse(text: &str) -> TableDef {
     serde_json::from_str(text).expect("schemas/*.json is valid (checked by unit test)")
 }

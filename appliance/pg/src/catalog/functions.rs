@@ -430,6 +430,37 @@ pub fn register(ctx: &SessionContext) {
         exact(vec![DataType::Int64]),
         ScalarValue::Boolean(Some(true)),
     ));
+    // Read rights are decided per row by the session's reader (groups and analyses), and
+    // nothing can be written: every object a client sees it may use, as `has_table_privilege`
+    // and `has_schema_privilege` (datafusion-pg-catalog's) already answer.
+    for name in [
+        "has_function_privilege",
+        "has_column_privilege",
+        "has_sequence_privilege",
+        "has_type_privilege",
+        "has_tablespace_privilege",
+        "has_foreign_data_wrapper_privilege",
+        "has_server_privilege",
+        "has_language_privilege",
+    ] {
+        ctx.register_udf(constant_udf(
+            name,
+            Signature::variadic_any(Volatility::Stable),
+            ScalarValue::Boolean(Some(true)),
+        ));
+    }
+    // The owner of every object (what `\dt` and `\l` show); any integer oid type.
+    ctx.register_udf(constant_udf(
+        "pg_get_userbyid",
+        Signature::one_of(
+            vec![
+                datafusion::logical_expr::TypeSignature::Exact(vec![DataType::Int32]),
+                datafusion::logical_expr::TypeSignature::Exact(vec![DataType::Int64]),
+            ],
+            Volatility::Stable,
+        ),
+        ScalarValue::Utf8(Some("postgres".into())),
+    ));
     // No serial columns (SQLAlchemy's column reflection asks).
     ctx.register_udf(constant_udf(
         "pg_get_serial_sequence",

@@ -2,9 +2,11 @@
 //! types that match what results carry (`real[]`, `timestamptz`) and Mitra's functions in
 //! `pg_proc`; and `information_schema` with Postgres type names and the table functions.
 
+mod describe;
 mod functions;
 mod json_fn;
 mod overlay;
+mod relations;
 mod types;
 
 use std::sync::Arc;
@@ -28,11 +30,13 @@ pub fn install(ctx: &SessionContext, catalog: &str) -> Result<(), ServerError> {
         .schema("pg_catalog")
         .ok_or_else(|| err("pg_catalog is not set up".into()))?;
     let catalogs = ctx.state().catalog_list().clone();
+    let relations = Arc::new(relations::Relations::new(catalogs.clone(), catalog));
     let pg_overlay: Arc<dyn SchemaProvider> = Arc::new(overlay::Overlay::new(
         overlay::Kind::PgCatalog,
         pg.clone(),
         catalogs.clone(),
         catalog,
+        relations.clone(),
     ));
     cat.register_schema("pg_catalog", pg_overlay)
         .map_err(|e| err(e.to_string()))?;
@@ -43,9 +47,11 @@ pub fn install(ctx: &SessionContext, catalog: &str) -> Result<(), ServerError> {
         Arc::new(info),
         catalogs,
         catalog,
+        relations.clone(),
     ));
     cat.register_schema("information_schema", info_overlay)
         .map_err(|e| err(e.to_string()))?;
     functions::register(ctx);
+    describe::register(ctx, &relations);
     Ok(())
 }

@@ -17,12 +17,14 @@ use datafusion::logical_expr::Expr;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::scalar::ScalarValue;
 
+use super::describe::{Classes, Descriptions};
 use super::functions::{MitraFunction, Returns, FUNCTIONS};
+use super::relations::Relations;
 use super::types::pg_type;
 
 /// Rows computed at scan time from other tables.
 #[async_trait]
-trait Rows: Send + Sync + Debug {
+pub(super) trait Rows: Send + Sync + Debug {
     fn schema(&self) -> SchemaRef;
     async fn rows(&self, state: &dyn Session) -> Result<RecordBatch>;
 }
@@ -55,7 +57,10 @@ impl<R: Rows + 'static> TableProvider for Computed<R> {
 }
 
 /// All rows of a table, in its declared schema.
-async fn collect(table: &Arc<dyn TableProvider>, state: &dyn Session) -> Result<RecordBatch> {
+pub(super) async fn collect(
+    table: &Arc<dyn TableProvider>,
+    state: &dyn Session,
+) -> Result<RecordBatch> {
     let plan = table.scan(state, None, &[], None).await?;
     let schema = plan.schema();
     let batches = datafusion::physical_plan::collect(plan, state.task_ctx()).await?;
@@ -68,7 +73,7 @@ fn column<'a>(batch: &'a RecordBatch, name: &str) -> Result<&'a ArrayRef> {
         .ok_or_else(|| DataFusionError::Internal(format!("catalog table lacks column {name}")))
 }
 
-fn strings(batch: &RecordBatch, name: &str) -> Result<Vec<Option<String>>> {
+pub(super) fn strings(batch: &RecordBatch, name: &str) -> Result<Vec<Option<String>>> {
     let a = arrow::compute::cast(column(batch, name)?, &DataType::Utf8)?;
     Ok(a.as_string::<i32>()
         .iter()
@@ -76,7 +81,7 @@ fn strings(batch: &RecordBatch, name: &str) -> Result<Vec<Option<String>>> {
         .collect())
 }
 
-fn ints(batch: &RecordBatch, name: &str) -> Result<Vec<Option<i32>>> {
+pub(super) fn ints(batch: &RecordBatch, name: &str) -> Result<Vec<Option<i32>>> {
     let a = arrow::compute::cast(column(batch, name)?, &DataType::Int32)?;
     Ok(a.as_primitive::<Int32Type>().iter().collect())
 }
@@ -150,6 +155,7 @@ pub struct Overlay {
     inner: Arc<dyn SchemaProvider>,
     catalogs: Arc<dyn CatalogProviderList>,
     catalog: String,
+    relations: Arc<Relations>,
 }
 
 impl Overlay {
@@ -159,12 +165,14 @@ impl Overlay {
         inner: Arc<dyn SchemaProvider>,
         catalogs: Arc<dyn CatalogProviderList>,
         catalog: &str,
+        relations: Arc<Relations>,
     ) -> Self {
         Self {
             kind,
             inner,
             catalogs,
             catalog: catalog.to_string(),
+            relations,
         }
     }
 
@@ -218,8 +226,18 @@ impl SchemaProvider for Overlay {
                     .filter(|c| inner.schema().column_with_name(c).is_none())
                     .map(|c| Field::new(c, text_array.clone(), true))
                     .collect::<Vec<_>>();
-                Arc::new(Computed(WithNulls::new(inner, extra)))
+                Arc::new(Computed(Classes {
+                    inner: WithNulls::new(inner, extra),
+                    namespaces: self.inner_table("pg_namespace").await?,
+                    relations: self.relations.clone(),
+                }))
             }
+            (Kind::PgCatalog, "pg_description") => Arc::new(Computed(Descriptions {
+                inner: self.inner_table(name).await?,
+                classes: self.inner_table("pg_class").await?,
+                namespaces: self.inner_table("pg_namespace").await?,
+                relations: self.relations.clone(),
+            })),
             (Kind::InformationSchema, "columns") => Arc::new(Computed(Columns {
                 inner: self.inner_table(name).await?,
                 catalogs: self.catalogs.clone(),
