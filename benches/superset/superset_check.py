@@ -219,6 +219,7 @@ for table in ("documents", "chunks"):
         body = call("get", f"/api/v1/database/{db}/table_metadata/?name={table}&schema=public")
         cols = [c["name"] for c in body["columns"]]
         assert "doc_id" in cols, f"columns: {cols}"
+        STATE[f"cols_{table}"] = body["columns"]
         call("get", f"/api/v1/database/{db}/table_metadata/extra/?name={table}&schema=public")
         call("get", f"/api/v1/database/{db}/select_star/{table}/public/")
 
@@ -230,6 +231,41 @@ for table in ("documents", "chunks"):
         ds = call("get", f"/api/v1/dataset/{body['id']}")
         cols = [c["column_name"] for c in ds["result"]["columns"]]
         assert "doc_id" in cols, f"dataset columns: {cols}"
+
+
+def direct(sql):
+    """A value straight from the server, on a connection that is not captured."""
+    with _connect(f"host=127.0.0.1 port={PORT} dbname=mitra user=physicist") as conn:
+        cur = conn.cursor()
+        cur.execute(sql)
+        value = cur.fetchone()[0]
+    conn.close()
+    return value
+
+
+def dataset(table):
+    """The physical dataset from step 2d or, when that failed, one made through Superset's ORM
+    (columns from the table_metadata answer) so the later steps still run."""
+    if f"ds_{table}" in STATE:
+        return STATE[f"ds_{table}"]
+    db = need("db")
+    cols = STATE.get(f"cols_{table}")
+    if not cols:
+        raise AssertionError(f"skipped: no dataset and no table metadata for {table}")
+    from superset.connectors.sqla.models import SqlaTable, TableColumn
+    from superset.extensions import db as metadb
+
+    with app.app_context():
+        t = SqlaTable(table_name=table, schema="public", database_id=db)
+        t.columns = [
+            TableColumn(column_name=c["name"], type=c["type"], is_dttm="TIME" in c["type"].upper() or "DATE" in c["type"].upper())
+            for c in cols
+        ]
+        metadb.session.add(t)
+        metadb.session.commit()
+        STATE[f"ds_{table}"] = t.id
+    print(f"    (dataset {table} made through the ORM since 2d failed)", flush=True)
+    return STATE[f"ds_{table}"]
 
 
 def samples(ds_id, min_rows):
@@ -247,7 +283,7 @@ for table in ("documents", "chunks"):
 
     @step(f"3 dataset_samples[{table}]")
     def _(table=table):
-        samples(need(f"ds_{table}"), 1)
+        samples(dataset(table), 1)
 
 
 QUERIES = {
@@ -304,12 +340,13 @@ def _():
 
 @step("5b virtual_dataset_samples")
 def _():
-    res = samples(need("ds_virtual"), 10)
-    assert len(res["data"]) == 10, f"{len(res['data'])} rows"
+    expected = direct("SELECT count(*) FROM bm25('muon', 10)")
+    res = samples(need("ds_virtual"), 1)
+    assert len(res["data"]) == expected, f"{len(res['data'])} rows, the server has {expected}"
 
 
 def chart_data(time_range, min_rows):
-    ds = need("ds_documents")
+    ds = dataset("documents")
     metric = {"expressionType": "SQL", "sqlExpression": "COUNT(*)", "label": "COUNT(*)"}
     x_axis = {
         "timeGrain": "P1D",
@@ -383,7 +420,8 @@ def chart_data(time_range, min_rows):
 def _():
     res = chart_data("2000-01-01 : 2100-01-01", 1)
     total = sum(r["COUNT(*)"] for r in res["data"] if r.get("COUNT(*)") is not None)
-    assert total == 5, f"COUNT(*) sums to {total}: {res['data']}"
+    expected = direct("SELECT count(*) FROM documents")
+    assert total == expected, f"COUNT(*) sums to {total}, the server has {expected} documents: {res['data']}"
 
 
 @step("6b chart_data_timeseries[Last year]")

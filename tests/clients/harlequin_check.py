@@ -172,13 +172,15 @@ check("catalog.fetch_children(relation)", lazy_columns)
 
 
 def completions():
-    comps = conn.get_completions()
-    fns = [c.label for c in comps if c.type_label in ("fn", "agg")]
+    state["completions"] = conn.get_completions()
+    fns = [c.label for c in state["completions"] if c.type_label in ("fn", "agg")]
     has(fns, "bm25", "hybrid", "dense", *(("embed", "answer") if mitra else ()))
-    has([c.label for c in comps if c.type_label == "set"], "search_path")
 
 
-check("get_completions", completions)
+check("get_completions (functions from information_schema.routines)", completions)
+# SET completions come from pg_settings
+check("get_completions (settings from pg_settings)",
+      lambda: has([c.label for c in state["completions"] if c.type_label == "set"], "search_path", "statement_timeout"))
 
 
 def search(term, kind, want):

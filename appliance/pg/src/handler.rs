@@ -145,6 +145,9 @@ impl MitraParser {
     /// Plans one checked, rewritten statement (parameters may still be unbound). Result
     /// columns get Postgres' names on the wire ([`wire_types::wire_names`]), not in the plan.
     async fn plan(&self, statement: &Statement) -> PgWireResult<LogicalPlan> {
+        if let Some(plan) = super::explain::plan(&self.ctx, statement).await {
+            return plan.map_err(api_err);
+        }
         let plan = self
             .ctx
             .state()

@@ -1,11 +1,13 @@
 //! The Postgres wire protocol front end: startup/auth, query handlers, SQLSTATE mapping.
 
+mod array_exists;
 mod ast;
 mod cancel;
 mod catalog;
 mod copy;
 mod division;
 mod errors;
+mod explain;
 mod floats;
 mod frames;
 mod guard;

@@ -28,6 +28,7 @@ pub fn all<C: ClientInfo + ?Sized>(
     super::division::checked_division(statement);
     let state = ctx.state_ref();
     let is_aggregate = |name: &str| state.read().aggregate_functions().contains_key(name);
+    super::array_exists::rewrite(statement);
     super::subquery::scalar_subqueries(statement, &is_aggregate);
     super::templates::datetime_templates(statement)
 }
@@ -68,31 +69,43 @@ pub fn table_function_names(statement: &mut Statement) {
 /// PostgreSQL's names ([`pg_column_names`] reads the statement as the client wrote it).
 pub fn duplicate_columns(statement: &mut Statement) {
     use datafusion::sql::sqlparser::ast::{Ident, SelectItem, SetExpr};
-    let Statement::Query(q) = statement else {
-        return;
-    };
-    let SetExpr::Select(select) = q.body.as_mut() else {
-        return;
-    };
-    let mut seen = std::collections::HashSet::new();
-    for (i, item) in select.projection.iter_mut().enumerate() {
-        if let SelectItem::UnnamedExpr(e) = item {
-            // A column by its name alone: `a` and `t.a` are one name to DataFusion.
-            let key = match &*e {
-                Expr::Identifier(id) => id.value.to_lowercase(),
-                Expr::CompoundIdentifier(p) => {
-                    p.last().map_or(String::new(), |id| id.value.to_lowercase())
-                }
-                other => other.to_string(),
-            };
-            if !seen.insert(key) {
-                *item = SelectItem::ExprWithAlias {
-                    expr: take(e),
-                    alias: Ident::with_quote('"', format!("?column?{}", i + 1)),
+    /// Each `SELECT` of a query body, the branches of set operations (`UNION ALL`:
+    /// Harlequin's catalog search) included.
+    fn each_select(body: &mut SetExpr, f: &mut dyn FnMut(&mut [SelectItem])) {
+        match body {
+            SetExpr::Select(s) => f(&mut s.projection),
+            SetExpr::SetOperation { left, right, .. } => {
+                each_select(left, f);
+                each_select(right, f);
+            }
+            _ => {}
+        }
+    }
+    fn alias_repeats(projection: &mut [SelectItem]) {
+        let mut seen = std::collections::HashSet::new();
+        for (i, item) in projection.iter_mut().enumerate() {
+            if let SelectItem::UnnamedExpr(e) = item {
+                // A column by its name alone: `a` and `t.a` are one name to DataFusion.
+                let key = match &*e {
+                    Expr::Identifier(id) => id.value.to_lowercase(),
+                    Expr::CompoundIdentifier(p) => {
+                        p.last().map_or(String::new(), |id| id.value.to_lowercase())
+                    }
+                    other => other.to_string(),
                 };
+                if !seen.insert(key) {
+                    *item = SelectItem::ExprWithAlias {
+                        expr: take(e),
+                        alias: Ident::with_quote('"', format!("?column?{}", i + 1)),
+                    };
+                }
             }
         }
     }
+    let Statement::Query(q) = statement else {
+        return;
+    };
+    each_select(q.body.as_mut(), &mut alias_repeats);
 }
 
 const SESSION_FUNCTIONS: &[&str] = &["current_user", "session_user", "user", "current_role"];
@@ -150,7 +163,12 @@ pub fn pg_column_names(statement: &Statement) -> Option<Vec<Option<String>>> {
     let Statement::Query(q) = statement else {
         return None;
     };
-    let SetExpr::Select(select) = q.body.as_ref() else {
+    // A set operation takes its names from its first branch.
+    let mut body = q.body.as_ref();
+    while let SetExpr::SetOperation { left, .. } = body {
+        body = left.as_ref();
+    }
+    let SetExpr::Select(select) = body else {
         return None;
     };
     select
@@ -170,6 +188,9 @@ fn expr_name(e: &Expr) -> String {
         Expr::CompoundIdentifier(v) => v.last().map(|i| i.value.clone()).unwrap_or_default(),
         Expr::Function(f) => last_name(&f.name),
         Expr::Nested(inner) => expr_name(inner),
+        Expr::Exists { negated: false, .. } => "exists".to_string(),
+        Expr::Case { .. } => "case".to_string(),
+        Expr::Array(_) => "array".to_string(),
         Expr::Cast {
             expr, data_type, ..
         } => match expr_name(expr).as_str() {

@@ -343,6 +343,36 @@ fn to_regtype_udf() -> datafusion::logical_expr::ScalarUDF {
     )
 }
 
+/// `pg_typeof(any)`: the PostgreSQL name of the value's type (`integer`, `text`, `real[]`).
+fn pg_typeof_udf() -> datafusion::logical_expr::ScalarUDF {
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    struct PgTypeof(Signature);
+    impl datafusion::logical_expr::ScalarUDFImpl for PgTypeof {
+        fn name(&self) -> &str {
+            "pg_typeof"
+        }
+        fn signature(&self) -> &Signature {
+            &self.0
+        }
+        fn return_type(&self, _: &[DataType]) -> Result<DataType> {
+            Ok(DataType::Utf8)
+        }
+        fn invoke_with_args(
+            &self,
+            args: datafusion::logical_expr::ScalarFunctionArgs,
+        ) -> Result<ColumnarValue> {
+            let name = pg_type(&args.args[0].data_type()).name;
+            Ok(ColumnarValue::Scalar(ScalarValue::Utf8(Some(
+                name.to_string(),
+            ))))
+        }
+    }
+    datafusion::logical_expr::ScalarUDF::new_from_impl(PgTypeof(Signature::any(
+        1,
+        Volatility::Immutable,
+    )))
+}
+
 /// The row count of the arguments, `None` when every one is a scalar.
 fn rows_of(args: &[ColumnarValue]) -> Option<usize> {
     args.iter().find_map(|a| match a {
@@ -461,6 +491,14 @@ pub fn register(ctx: &SessionContext) {
         ),
         ScalarValue::Utf8(Some("postgres".into())),
     ));
+    // Every table lives in the default tablespace, whose location PostgreSQL gives as ''
+    // (psql's `\db`).
+    ctx.register_udf(constant_udf(
+        "pg_tablespace_location",
+        Signature::variadic_any(Volatility::Stable),
+        ScalarValue::Utf8(Some(String::new())),
+    ));
+    ctx.register_udf(pg_typeof_udf());
     // No serial columns (SQLAlchemy's column reflection asks).
     ctx.register_udf(constant_udf(
         "pg_get_serial_sequence",

@@ -2,6 +2,7 @@
 //! types that match what results carry (`real[]`, `timestamptz`) and Mitra's functions in
 //! `pg_proc`; and `information_schema` with Postgres type names and the table functions.
 
+mod arrays;
 mod describe;
 mod functions;
 mod json_fn;

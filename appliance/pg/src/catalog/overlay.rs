@@ -17,6 +17,7 @@ use datafusion::logical_expr::Expr;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::scalar::ScalarValue;
 
+use super::arrays;
 use super::describe::{Classes, Descriptions};
 use super::functions::{MitraFunction, Returns, FUNCTIONS};
 use super::relations::Relations;
@@ -177,10 +178,16 @@ impl Overlay {
     }
 
     async fn inner_table(&self, name: &str) -> Result<Arc<dyn TableProvider>> {
-        self.inner
-            .table(name)
-            .await?
-            .ok_or_else(|| DataFusionError::Internal(format!("catalog table {name} missing")))
+        let table =
+            self.inner.table(name).await?.ok_or_else(|| {
+                DataFusionError::Internal(format!("catalog table {name} missing"))
+            })?;
+        Ok(match (self.kind, arrays::columns_of(name)) {
+            (Kind::PgCatalog, Some(columns)) => {
+                Arc::new(Computed(arrays::Arrays::new(table, columns)))
+            }
+            _ => table,
+        })
     }
 }
 
@@ -209,13 +216,6 @@ impl SchemaProvider for Overlay {
                     schema: all_nullable(&procs.schema()),
                     procs,
                     namespaces: self.inner_table("pg_namespace").await?,
-                }))
-            }
-            (Kind::PgCatalog, "pg_index") => {
-                let inner = self.inner_table(name).await?;
-                Arc::new(Computed(Indexes {
-                    schema: vector_schema(&inner.schema()),
-                    inner,
                 }))
             }
             (Kind::PgCatalog, "pg_class") => {
@@ -247,6 +247,9 @@ impl SchemaProvider for Overlay {
                 inner: self.inner_table(name).await?,
                 catalog: self.catalog.clone(),
             })),
+            (Kind::PgCatalog, _) if arrays::columns_of(name).is_some() => {
+                self.inner_table(name).await?
+            }
             _ => return self.inner.table(name).await,
         };
         Ok(Some(rewritten))
@@ -333,77 +336,6 @@ impl Rows for Attributes {
                 ("attndims", Arc::new(arrow::array::Int32Array::from(dims))),
             ],
         )
-    }
-}
-
-/// `pg_index`'s `int2vector` and `oidvector` columns, which datafusion-pg-catalog keeps as
-/// text (`"1 2"`), as arrays: SQLAlchemy's key and index reflection `unnest`s them.
-const VECTOR_COLUMNS: &[(&str, DataType)] = &[
-    ("indkey", DataType::Int16),
-    ("indoption", DataType::Int16),
-    ("indclass", DataType::Int32),
-    ("indcollation", DataType::Int32),
-];
-
-fn vector_schema(schema: &Schema) -> SchemaRef {
-    let fields: Vec<Field> = schema
-        .fields()
-        .iter()
-        .map(
-            |f| match VECTOR_COLUMNS.iter().find(|(n, _)| n == f.name()) {
-                Some((_, item)) => Field::new(
-                    f.name(),
-                    DataType::List(Arc::new(Field::new("item", item.clone(), true))),
-                    true,
-                ),
-                None => f.as_ref().clone(),
-            },
-        )
-        .collect();
-    Arc::new(Schema::new(fields))
-}
-
-#[derive(Debug)]
-struct Indexes {
-    schema: SchemaRef,
-    inner: Arc<dyn TableProvider>,
-}
-
-#[async_trait]
-impl Rows for Indexes {
-    fn schema(&self) -> SchemaRef {
-        self.schema.clone()
-    }
-
-    async fn rows(&self, state: &dyn Session) -> Result<RecordBatch> {
-        let rows = collect(&self.inner, state).await?;
-        let mut cols = rows.columns().to_vec();
-        for (name, item) in VECTOR_COLUMNS {
-            let Some((i, _)) = rows.schema().column_with_name(name) else {
-                continue;
-            };
-            let values: Vec<ScalarValue> = strings(&rows, name)?
-                .into_iter()
-                .map(|v| {
-                    let items: Vec<ScalarValue> = v
-                        .unwrap_or_default()
-                        .split_whitespace()
-                        .map(|n| {
-                            ScalarValue::Utf8(Some(n.to_string()))
-                                .cast_to(item)
-                                .unwrap_or(ScalarValue::try_from(item).unwrap_or(ScalarValue::Null))
-                        })
-                        .collect();
-                    ScalarValue::List(ScalarValue::new_list_nullable(&items, item))
-                })
-                .collect();
-            cols[i] = if values.is_empty() {
-                arrow::array::new_empty_array(self.schema.field(i).data_type())
-            } else {
-                ScalarValue::iter_to_array(values)?
-            };
-        }
-        Ok(RecordBatch::try_new(self.schema.clone(), cols)?)
     }
 }
 
