@@ -338,3 +338,97 @@ async fn scram_logins_and_scope_from_every_client() {
     assert!(out.contains("scope kept hmumu-run3"), "{out}");
     assert!(out.contains("wrong password 28P01"), "{out}");
 }
+
+/// The venv of a SQL tool that `scripts/setup.sh` installs (`$MITRA_VENVS`, by default
+/// `~/.cache/mitra-venvs/NAME`), when it has the tool.
+fn venv_python(name: &str, probe: &str) -> Option<std::path::PathBuf> {
+    let root = std::env::var_os("MITRA_VENVS")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/mitra-venvs")))?;
+    let python = root.join(name).join("bin/python");
+    Command::new(&python)
+        .args(["-c", probe])
+        .output()
+        .is_ok_and(|o| o.status.success())
+        .then_some(python)
+}
+
+/// Runs `tests/clients/SCRIPT PORT ARGS...` with `python`; what the known gaps are (checks that
+/// fail for reasons the issue notes record) goes in `MITRA_KNOWN_GAPS`.
+async fn tool_client(
+    python: std::path::PathBuf,
+    script: &str,
+    addr: std::net::SocketAddr,
+    args: &[&str],
+    gaps: &str,
+) -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients");
+    let mut cmd = Command::new(python);
+    cmd.arg(dir.join(script))
+        .arg(addr.port().to_string())
+        .args(args)
+        .env("MITRA_KNOWN_GAPS", gaps)
+        .current_dir(&dir);
+    tokio::task::spawn_blocking(move || run(&mut cmd))
+        .await
+        .unwrap()
+}
+
+/// The SQL tools people open, as they run them against a served store with vectors: pgcli's
+/// start-up metadata queries, completions and backslash commands; Harlequin's catalog;
+/// SQLAlchemy 1.4 (what Superset pins) and 2.x reflection of every table with pandas; the SQL
+/// Superset 6.1 sent for its database, datasets, SQL Lab, chart and cost estimate (replayed;
+/// `benches/superset/run.sh` runs Superset itself).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sql_tools_pgcli_harlequin_sqlalchemy_superset() {
+    let pgcli = venv_python("pgcli", "import pgcli, pgspecial");
+    let harlequin = venv_python("harlequin", "import harlequin_postgres");
+    let sqla14 = venv_python(
+        "sqla14",
+        "import sqlalchemy, psycopg2, pandas; assert sqlalchemy.__version__.startswith('1.4')",
+    );
+    let (Some(pgcli), Some(harlequin), Some(sqla14)) = (pgcli, harlequin, sqla14) else {
+        return skip("the pgcli, harlequin and sqla14 venvs (scripts/setup.sh)");
+    };
+    if !has_python("psycopg2, sqlalchemy, pandas, psycopg") {
+        return skip("python3 with psycopg2, sqlalchemy, pandas");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (cfg, _model) = common::demo_store_with_vectors(dir.path()).await;
+    let addr = common::serve(&cfg).await;
+    // pgcli's casing file (off by default) needs regexp_split_to_table; \du lists roles and
+    // pg_roles is empty; \dp and \dD need correlated subqueries DataFusion does not plan.
+    let gaps = "pgexecute.casing,refresher.casing,special \\du,special \\dp,special \\dD";
+    let out = tool_client(pgcli, "pgcli_check.py", addr, &["--mitra"], gaps).await;
+    assert!(out.contains("pgcli OK"), "{out}");
+    for want in [
+        "PASS special \\d+ chunks",
+        "PASS special \\df+ bm25",
+        "PASS special \\sf bm25",
+    ] {
+        assert!(out.contains(want), "{want} missing:\n{out}");
+    }
+    // pg_settings lists one setting, so SET completes nothing.
+    let gaps = "get_completions (settings from pg_settings)";
+    let out = tool_client(harlequin, "harlequin_check.py", addr, &["--mitra"], gaps).await;
+    assert!(out.contains("harlequin OK"), "{out}");
+    let out = tool_client(sqla14, "sqlalchemy_reflect.py", addr, &["--mitra"], "").await;
+    assert!(out.contains("sqlalchemy OK"), "SQLAlchemy 1.4: {out}");
+    let out = python_client_args("sqlalchemy_reflect.py", addr, &["--mitra"]).await;
+    assert!(out.contains("sqlalchemy OK"), "SQLAlchemy 2: {out}");
+    let out = python_client_args("superset_replay.py", addr, &["fixtures/superset_sql.txt"]).await;
+    assert!(out.contains("superset replay OK"), "{out}");
+}
+
+/// [`python_client`] with further arguments, run in `tests/clients`.
+async fn python_client_args(script: &str, addr: std::net::SocketAddr, args: &[&str]) -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients");
+    let mut cmd = Command::new("python3");
+    cmd.arg(dir.join(script))
+        .arg(addr.port().to_string())
+        .args(args)
+        .current_dir(&dir);
+    tokio::task::spawn_blocking(move || run(&mut cmd))
+        .await
+        .unwrap()
+}

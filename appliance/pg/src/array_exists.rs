@@ -83,6 +83,9 @@ fn simple(q: &Query) -> bool {
 }
 
 fn array_of(q: &Query) -> Option<Expr> {
+    if let Some(t) = transformed(q) {
+        return Some(t);
+    }
     if !simple(q) || q.limit_clause.is_some() {
         return expr(&format!("(SELECT array_agg(_a._v) FROM ({q}) AS _a(_v))"));
     }
@@ -98,6 +101,59 @@ fn array_of(q: &Query) -> Option<Expr> {
     let order = order.map(|o| format!(" {o}")).unwrap_or_default();
     s.projection[0] = SelectItem::UnnamedExpr(expr(&format!("array_agg({value}{order})"))?);
     Some(Expr::Subquery(Box::new(inner)))
+}
+
+/// `ARRAY(SELECT e FROM unnest(a) [AS] x)` (psql's `\d+`: `array(select 'toast.' || x from
+/// pg_catalog.unnest(tc.reloptions) x)`), an unnest of the outer row that DataFusion cannot
+/// correlate, as `array_transform(a, x -> e)`.
+fn transformed(q: &Query) -> Option<Expr> {
+    use datafusion::sql::sqlparser::ast::{
+        FunctionArg, FunctionArgExpr, LambdaFunction, LambdaFunctionParameter, LambdaSyntax,
+        OneOrManyWithParens, TableFactor,
+    };
+    let SetExpr::Select(s) = q.body.as_ref() else {
+        return None;
+    };
+    if !simple(q)
+        || q.order_by.is_some()
+        || q.limit_clause.is_some()
+        || s.selection.is_some()
+        || s.from.len() != 1
+        || !s.from[0].joins.is_empty()
+    {
+        return None;
+    }
+    let (array, x) = match &s.from[0].relation {
+        TableFactor::Table {
+            name,
+            args: Some(args),
+            alias: Some(alias),
+            ..
+        } if last_name(name) == "unnest" && args.args.len() == 1 => match &args.args[0] {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(a)) => (a.clone(), alias.name.clone()),
+            _ => return None,
+        },
+        TableFactor::UNNEST {
+            alias: Some(alias),
+            array_exprs,
+            with_offset: false,
+            ..
+        } if array_exprs.len() == 1 => (array_exprs[0].clone(), alias.name.clone()),
+        _ => return None,
+    };
+    let body = match &s.projection[0] {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e.clone(),
+        _ => return None,
+    };
+    let lambda = Expr::Lambda(LambdaFunction {
+        params: OneOrManyWithParens::One(LambdaFunctionParameter {
+            name: x,
+            data_type: None,
+        }),
+        body: Box::new(body),
+        syntax: LambdaSyntax::Arrow,
+    });
+    Some(super::ast::call("array_transform", vec![array, lambda]))
 }
 
 fn exists_of(q: &Query, negated: bool) -> Option<Expr> {
@@ -164,6 +220,10 @@ mod tests {
         assert_eq!(
             rewritten("SELECT NOT EXISTS (SELECT 1 FROM t)"),
             "SELECT NOT ((SELECT count(*) > 0 FROM t))"
+        );
+        assert_eq!(
+            rewritten("SELECT array(select 'toast.' || x from pg_catalog.unnest(tc.reloptions) x)"),
+            "SELECT array_transform(tc.reloptions, x -> 'toast.' || x)"
         );
         // EXISTS as a condition stays for DataFusion's semi join.
         let cond = "SELECT a FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.a = t.a)";

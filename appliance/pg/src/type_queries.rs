@@ -23,6 +23,8 @@ pub fn rewrite(statement: &mut Statement) {
             *e = base;
         } else if let Some(oid) = regtype_text(e) {
             *e = call("format_type", vec![oid, Expr::value(Value::Null)]);
+        } else if let Some(oids) = regtype_array(e) {
+            *e = call("regtype_names", vec![oids]);
         } else if is_oid_array_agg(e) {
             *e = Expr::Cast {
                 kind: CastKind::DoubleColon,
@@ -86,6 +88,23 @@ fn regtype_text(e: &mut Expr) -> Option<Expr> {
     }
     match expr.as_ref() {
         Expr::Cast { data_type, .. } if is_regtype(data_type) => Some(take(expr)),
+        _ => None,
+    }
+}
+
+/// `x::regtype[]` of an oid array (pgcli's `proargtypes::regtype[]`): the types' names, as
+/// Postgres prints a `regtype[]`.
+fn regtype_array(e: &mut Expr) -> Option<Expr> {
+    let Expr::Cast {
+        expr, data_type, ..
+    } = e
+    else {
+        return None;
+    };
+    match data_type {
+        DataType::Array(ArrayElemTypeDef::SquareBracket(inner, _)) if is_regtype(inner) => {
+            Some(take(expr))
+        }
         _ => None,
     }
 }

@@ -373,6 +373,56 @@ fn pg_typeof_udf() -> datafusion::logical_expr::ScalarUDF {
     )))
 }
 
+/// `regtype_names(oid[])`: `x::regtype[]` as Postgres prints it, each oid as its type's name
+/// (`format_type(oid, NULL)`); the statement rewrites call it for that cast.
+fn regtype_names_udf() -> datafusion::logical_expr::ScalarUDF {
+    use arrow::array::{AsArray, ListArray};
+    use arrow_schema::Field;
+    let item = Arc::new(Field::new("item", DataType::Utf8, true));
+    let list = DataType::List(item.clone());
+    create_udf(
+        "regtype_names",
+        vec![DataType::List(Arc::new(Field::new(
+            "item",
+            DataType::Int32,
+            true,
+        )))],
+        list,
+        Volatility::Stable,
+        Arc::new(move |args: &[ColumnarValue]| {
+            let arr = args[0].to_array(1)?;
+            let lists = arr.as_list::<i32>();
+            let oids = lists.values().clone();
+            let format = datafusion_postgres::datafusion_pg_catalog::pg_catalog::format_type::create_format_type_udf();
+            let n = oids.len();
+            let names = format
+                .invoke_with_args(datafusion::logical_expr::ScalarFunctionArgs {
+                    args: vec![
+                        ColumnarValue::Array(oids),
+                        ColumnarValue::Scalar(ScalarValue::Int32(None)),
+                    ],
+                    arg_fields: vec![
+                        Arc::new(Field::new("oid", DataType::Int32, true)),
+                        Arc::new(Field::new("typmod", DataType::Int32, true)),
+                    ],
+                    number_rows: n,
+                    return_field: Arc::new(Field::new("name", DataType::Utf8, true)),
+                    config_options: Arc::new(datafusion::config::ConfigOptions::default()),
+                })?
+                .to_array(n)?;
+            let names = arrow::compute::cast(&names, &DataType::Utf8)?;
+            let out = ListArray::try_new(
+                item.clone(),
+                lists.offsets().clone(),
+                names,
+                lists.nulls().cloned(),
+            )?;
+            let out: ArrayRef = Arc::new(out);
+            shaped(args, out)
+        }),
+    )
+}
+
 /// The row count of the arguments, `None` when every one is a scalar.
 fn rows_of(args: &[ColumnarValue]) -> Option<usize> {
     args.iter().find_map(|a| match a {
@@ -499,6 +549,7 @@ pub fn register(ctx: &SessionContext) {
         ScalarValue::Utf8(Some(String::new())),
     ));
     ctx.register_udf(pg_typeof_udf());
+    ctx.register_udf(regtype_names_udf());
     // No serial columns (SQLAlchemy's column reflection asks).
     ctx.register_udf(constant_udf(
         "pg_get_serial_sequence",
