@@ -432,3 +432,65 @@ async fn python_client_args(script: &str, addr: std::net::SocketAddr, args: &[&s
         .await
         .unwrap()
 }
+
+/// `mitra serve` logs each failed statement with its SQLSTATE, message, the statement and the
+/// session, as PostgreSQL's `log_min_error_statement` does: errors found while planning and
+/// errors found while the rows are computed (a cast of one value) alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_logs_failed_statements_with_their_text() {
+    if !common::has_program("psql") {
+        return skip("psql");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = common::demo_store(dir.path()).await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_mitra"))
+        .arg("--data")
+        .arg(&cfg.data_dir)
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::net::TcpStream::connect(addr).is_err() {
+        assert!(std::time::Instant::now() < deadline, "server did not start");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let conn = format!("host=127.0.0.1 port={port} dbname=mitra user=physicist");
+    for sql in [
+        "SELECT no_such_column FROM documents",
+        "SELECT CAST(title AS int) FROM documents",
+    ] {
+        let out = Command::new("psql")
+            .args([&conn, "-X", "-c", sql])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{sql} should fail");
+    }
+    server.kill().unwrap();
+    let out = server.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    let failed: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("statement failed"))
+        .collect();
+    assert_eq!(failed.len(), 2, "{log}");
+    assert!(
+        failed[0].contains("SELECT no_such_column FROM documents"),
+        "{log}"
+    );
+    assert!(failed[0].contains("42703"), "{log}");
+    assert!(
+        failed[1].contains("SELECT CAST(title AS int) FROM documents"),
+        "{log}"
+    );
+    assert!(failed[1].contains("22P02"), "{log}");
+    assert!(failed.iter().all(|l| l.contains("physicist")), "{log}");
+}

@@ -324,14 +324,25 @@ impl FailureLog {
         params: Option<&[ScalarValue]>,
         e: &PgWireError,
     ) {
+        let who = (client.socket_addr(), super::rewrite::login(client));
+        self.failed_as(&who, statement, params, e);
+    }
+
+    /// [`Self::failed`] for a session named by its peer and login (a statement whose rows
+    /// fail while they are sent, after the handler has returned).
+    fn failed_as(
+        &self,
+        (peer, user): &(std::net::SocketAddr, String),
+        statement: &str,
+        params: Option<&[ScalarValue]>,
+        e: &PgWireError,
+    ) {
         let (code, message) = match e {
             PgWireError::UserError(info) => (info.code.clone(), info.message.clone()),
             other => error_info(other)
                 .map(|i| (i.code, i.message))
                 .unwrap_or_else(|| ("08P01".into(), other.to_string())),
         };
-        let user = super::rewrite::login(client);
-        let peer = client.socket_addr();
         if self.statement_chars == 0 {
             tracing::info!(%peer, user, sqlstate = %code, error = %message, "statement failed");
             return;
@@ -348,6 +359,31 @@ impl FailureLog {
             _ => None,
         };
         tracing::info!(%peer, user, sqlstate = %code, error = %message, statement = %text, params, "statement failed");
+    }
+
+    /// `resp` with its rows watched: an error while they are computed (a cast of a value, a
+    /// function failing on a row) is logged as a failed statement too.
+    fn watch(
+        self,
+        resp: QueryResponse,
+        who: (std::net::SocketAddr, String),
+        statement: String,
+        params: Option<Vec<ScalarValue>>,
+    ) -> QueryResponse {
+        let QueryResponse {
+            command_tag,
+            row_schema,
+            data_rows,
+            ..
+        } = resp;
+        let rows = data_rows.inspect(move |r| {
+            if let Err(e) = r {
+                self.failed_as(&who, &statement, params.as_deref(), e);
+            }
+        });
+        let mut out = QueryResponse::new(row_schema, rows);
+        out.command_tag = command_tag;
+        out
     }
 }
 
@@ -407,6 +443,7 @@ impl MitraService {
         client: &mut dyn HookClient,
         mut statement: Statement,
         format: &Format,
+        logged: (String, Option<Vec<ScalarValue>>),
     ) -> PgWireResult<Response> {
         self.login.bind(&self.ctx, client);
         guard::check_statement(&statement).map_err(FrontError::into_pg)?;
@@ -475,6 +512,8 @@ impl MitraService {
         // Rows are computed as they are sent (answer() generates then): a cancel request or the
         // statement timeout stops the stream with 57014.
         let resp = until_stopped(resp, self.interrupt.statement());
+        let who = (client.socket_addr(), rewrite::login(client));
+        let resp = self.log.watch(resp, who, logged.0, logged.1);
         Ok(Response::Query(floats::postgres_infinity(resp)))
     }
 
@@ -568,7 +607,11 @@ impl SimpleQueryHandler for MitraService {
         let mut out = Vec::with_capacity(statements.len());
         for statement in statements {
             let text = statement.to_string();
-            match self.execute(client, statement, &Format::UnifiedText).await {
+            let logged = (text.clone(), None);
+            match self
+                .execute(client, statement, &Format::UnifiedText, logged)
+                .await
+            {
                 Ok(r) => out.push(r),
                 Err(e) => {
                     self.log.failed(client, &text, None, &e);
@@ -632,7 +675,8 @@ impl ExtendedQueryHandler for MitraService {
         let mut bound = ast.clone();
         let result = match params::bind(&mut bound, &scalars) {
             Ok(()) => {
-                self.execute(client, bound, &portal.result_column_format)
+                let logged = (portal.statement.statement.0.clone(), Some(scalars.clone()));
+                self.execute(client, bound, &portal.result_column_format, logged)
                     .await
             }
             Err(m) => Err(FrontError::Protocol(m).into_pg()),
