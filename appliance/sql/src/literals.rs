@@ -93,6 +93,11 @@ fn typed(s: &str, other: &Expr, schema: &DFSchema) -> Result<Option<Expr>> {
     let Ok(t) = other.get_type(schema) else {
         return Ok(None);
     };
+    if let DataType::List(item) = &t {
+        if takes_type(item.data_type()) || item.data_type() == &DataType::Utf8 {
+            return array_literal(s, item.data_type()).map(Some);
+        }
+    }
     if !takes_type(&t) {
         return Ok(None);
     }
@@ -104,6 +109,40 @@ fn typed(s: &str, other: &Expr, schema: &DFSchema) -> Result<Option<Expr>> {
             s.chars().take(64).collect::<String>()
         ),
     }
+}
+
+/// An array literal as PostgreSQL writes one (`'{0}'`, `'{a,"b c"}'`, one dimension) as a
+/// list of `item` (psql's `\dp` compares `polroles <> '{0}'`).
+fn array_literal(s: &str, item: &DataType) -> Result<Expr> {
+    let bad = || {
+        plan_err!(
+            "malformed array literal: \"{}\"",
+            s.chars().take(64).collect::<String>()
+        )
+    };
+    let Some(inner) = s.trim().strip_prefix('{').and_then(|r| r.strip_suffix('}')) else {
+        return bad();
+    };
+    if inner.contains('{') {
+        return bad();
+    }
+    let mut values = Vec::new();
+    for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let v = if part.eq_ignore_ascii_case("null") {
+            ScalarValue::try_from(item)?
+        } else {
+            let text = part.trim_matches('"').to_string();
+            match ScalarValue::try_from_string(text, item) {
+                Ok(v) => v,
+                Err(_) => return bad(),
+            }
+        };
+        values.push(v);
+    }
+    Ok(Expr::Literal(
+        ScalarValue::List(ScalarValue::new_list_nullable(&values, item)),
+        None,
+    ))
 }
 
 /// The PostgreSQL name of a type an untyped literal takes (for the error message).

@@ -48,6 +48,7 @@ const ARRAY_COLUMNS: &[(&str, &[(&str, DataType)])] = &[
         ],
     ),
     ("pg_namespace", &[("nspacl", DataType::Utf8)]),
+    ("pg_policy", &[("polroles", DataType::Int32)]),
     ("pg_type", &[("typacl", DataType::Utf8)]),
     ("pg_attribute", &[("attacl", DataType::Utf8)]),
 ];

@@ -153,6 +153,82 @@ impl Rows for Descriptions {
     }
 }
 
+/// `pg_settings`: the catalog's rows, then every setting `current_setting` reports and the
+/// session's `statement_timeout` (SET and SHOW), as Harlequin and pgcli complete `SET` from it.
+#[derive(Debug)]
+pub struct Settings {
+    /// The catalog's `pg_settings`.
+    pub inner: Arc<dyn TableProvider>,
+}
+
+#[async_trait]
+impl Rows for Settings {
+    fn schema(&self) -> SchemaRef {
+        self.inner.schema()
+    }
+
+    async fn rows(&self, state: &dyn Session) -> Result<RecordBatch> {
+        use datafusion::scalar::ScalarValue;
+        let base = collect(&self.inner, state).await?;
+        let listed: std::collections::HashSet<String> =
+            strings(&base, "name")?.into_iter().flatten().collect();
+        let mut rows: Vec<(String, String, &str, Option<&str>)> = super::functions::SETTING_NAMES
+            .iter()
+            .filter(|n| !listed.contains(**n))
+            .filter_map(|n| {
+                let v = super::functions::setting(n)?;
+                let kind = if matches!(v.as_str(), "on" | "off") {
+                    "bool"
+                } else {
+                    "string"
+                };
+                Some((n.to_string(), v, kind, None))
+            })
+            .collect();
+        if !listed.contains("statement_timeout") {
+            rows.push((
+                "statement_timeout".into(),
+                "0".into(),
+                "integer",
+                Some("ms"),
+            ));
+        }
+        let schema = base.schema();
+        let mut cols: Vec<ArrayRef> = Vec::new();
+        for field in schema.fields() {
+            let values: Vec<ScalarValue> = rows
+                .iter()
+                .map(|(name, value, kind, unit)| {
+                    let text = |t: Option<&str>| ScalarValue::Utf8(t.map(str::to_string));
+                    let v = match field.name().as_str() {
+                        "name" => text(Some(name)),
+                        "setting" | "reset_val" | "boot_val" => text(Some(value)),
+                        "unit" => text(*unit),
+                        "vartype" => text(Some(kind)),
+                        "context" => text(Some(if name == "statement_timeout" {
+                            "user"
+                        } else {
+                            "internal"
+                        })),
+                        "source" => text(Some("default")),
+                        "category" => text(Some("Mitra")),
+                        "pending_restart" => ScalarValue::Boolean(Some(false)),
+                        _ => ScalarValue::try_from(field.data_type())?,
+                    };
+                    v.cast_to(field.data_type())
+                })
+                .collect::<Result<_>>()?;
+            cols.push(if values.is_empty() {
+                arrow::array::new_empty_array(field.data_type())
+            } else {
+                ScalarValue::iter_to_array(values)?
+            });
+        }
+        let ours = RecordBatch::try_new(schema.clone(), cols)?;
+        Ok(arrow::compute::concat_batches(&schema, [&base, &ours])?)
+    }
+}
+
 /// An oid or a relation's name, as the size functions take it (`regclass` or text).
 fn relation_arg(arr: &ArrayRef, i: usize, relations: &Relations) -> Option<(String, String)> {
     if arr.is_null(i) {

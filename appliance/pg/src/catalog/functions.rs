@@ -230,8 +230,28 @@ fn oid_text_udf(
     )
 }
 
+/// The settings `current_setting` knows (and `pg_settings` lists).
+pub const SETTING_NAMES: &[&str] = &[
+    "server_version",
+    "server_version_num",
+    "server_encoding",
+    "client_encoding",
+    "standard_conforming_strings",
+    "default_transaction_read_only",
+    "transaction_read_only",
+    "is_superuser",
+    "jit",
+    "max_identifier_length",
+    "search_path",
+    "timezone",
+    "datestyle",
+    "integer_datetimes",
+    "transaction_isolation",
+    "default_transaction_isolation",
+];
+
 /// The value `current_setting(name)` reports (read-only, per server).
-fn setting(name: &str) -> Option<String> {
+pub fn setting(name: &str) -> Option<String> {
     Some(match name.to_ascii_lowercase().as_str() {
         "server_version" => crate::server_version(),
         "server_version_num" => "160006".into(),
