@@ -12,6 +12,7 @@ mod floats;
 mod frames;
 mod guard;
 mod handler;
+mod number_format;
 mod params;
 mod parse;
 mod rewrite;

@@ -137,6 +137,30 @@ pub fn datetime_templates(
         if list.args.len() != 2 {
             return ControlFlow::Continue(());
         }
+        let numeric = match &list.args[1] {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v))) => matches!(
+                &v.value,
+                Value::SingleQuotedString(t) if last_name(&f.name) == "to_char"
+                    && crate::number_format::is_numeric_template(t)
+            ),
+            _ => false,
+        };
+        if numeric {
+            // `to_char(number, '999D99')`: PostgreSQL's numeric templates.
+            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) = &mut list.args[0] {
+                *x = Expr::Cast {
+                    kind: datafusion::sql::sqlparser::ast::CastKind::DoubleColon,
+                    expr: Box::new(crate::ast::take(x)),
+                    data_type: datafusion::sql::sqlparser::ast::DataType::DoublePrecision,
+                    array: false,
+                    format: None,
+                };
+            }
+            f.name = datafusion::sql::sqlparser::ast::ObjectName::from(vec![
+                datafusion::sql::sqlparser::ast::Ident::new(crate::number_format::FUNCTION),
+            ]);
+            return ControlFlow::Continue(());
+        }
         if let FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v))) = &mut list.args[1] {
             if let Value::SingleQuotedString(t) = &mut v.value {
                 match to_chrono(t) {

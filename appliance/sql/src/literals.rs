@@ -233,6 +233,16 @@ mod tests {
         assert!(!count("SELECT x FROM t WHERE x > '9'")
             .await
             .contains("| 9 |"));
+        // An array literal compared with an array (psql's `polroles <> '{0}'`).
+        assert!(count("SELECT n FROM t WHERE make_array(n) = '{10}'")
+            .await
+            .contains("| 10 |"));
+        assert!(ctx
+            .sql("SELECT n FROM t WHERE make_array(n) = '{ten}'")
+            .await
+            .unwrap_err()
+            .to_string()
+            .contains("malformed array literal"));
         // Text that is no value of the type is an error, as in PostgreSQL.
         let e = ctx
             .sql("SELECT n FROM t WHERE b = 'maybe'")

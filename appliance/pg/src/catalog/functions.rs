@@ -570,6 +570,7 @@ pub fn register(ctx: &SessionContext) {
     ));
     ctx.register_udf(pg_typeof_udf());
     ctx.register_udf(regtype_names_udf());
+    ctx.register_udf(crate::number_format::udf());
     // No serial columns (SQLAlchemy's column reflection asks).
     ctx.register_udf(constant_udf(
         "pg_get_serial_sequence",
