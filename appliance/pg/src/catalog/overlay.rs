@@ -546,7 +546,18 @@ struct Columns {
 #[async_trait]
 impl Rows for Columns {
     fn schema(&self) -> SchemaRef {
-        self.inner.schema()
+        let inner = self.inner.schema();
+        let fields: Vec<Field> = inner
+            .fields()
+            .iter()
+            .map(|f| f.as_ref().clone())
+            .chain(
+                COLUMNS_EXTRA
+                    .iter()
+                    .map(|n| Field::new(*n, DataType::Utf8, true)),
+            )
+            .collect();
+        Arc::new(Schema::new(fields))
     }
 
     async fn rows(&self, state: &dyn Session) -> Result<RecordBatch> {
@@ -557,22 +568,55 @@ impl Rows for Columns {
         let old = strings(&cols, "data_type")?;
         let mut schemas = Schemas::new(&self.catalogs, &self.catalog);
         let mut out = Vec::with_capacity(cols.num_rows());
+        let mut udt = Vec::with_capacity(cols.num_rows());
         for i in 0..cols.num_rows() {
             let f = match (&schemas_[i], &tables[i], &names[i]) {
                 (Some(s), Some(t), Some(c)) => schemas.field(s, t, c).await,
                 _ => None,
             };
-            out.push(match f {
+            out.push(match &f {
                 Some(f) => Some(pg_type(f.data_type()).sql_name.to_string()),
                 None => old[i].clone(),
             });
+            udt.push(f.map(|f| pg_type(f.data_type()).udt_name.to_string()));
         }
-        replace(
+        let cols = replace(
             &cols,
             vec![("data_type", Arc::new(arrow::array::StringArray::from(out)))],
-        )
+        )?;
+        let n = cols.num_rows();
+        let known = |v: &str| {
+            udt.iter()
+                .map(|u| u.as_ref().map(|_| v.to_string()))
+                .collect::<arrow::array::StringArray>()
+        };
+        let constant = |v: &str| arrow::array::StringArray::from(vec![Some(v); n]);
+        let mut columns = cols.columns().to_vec();
+        for name in COLUMNS_EXTRA {
+            let arr: ArrayRef = match *name {
+                "udt_catalog" => Arc::new(known(&self.catalog)),
+                "udt_schema" => Arc::new(known("pg_catalog")),
+                "udt_name" => Arc::new(arrow::array::StringArray::from(udt.clone())),
+                "is_identity" | "is_updatable" => Arc::new(constant("NO")),
+                "is_generated" => Arc::new(constant("NEVER")),
+                _ => arrow::array::new_null_array(&DataType::Utf8, n),
+            };
+            columns.push(arr);
+        }
+        Ok(RecordBatch::try_new(self.schema(), columns)?)
     }
 }
+
+/// `information_schema.columns` columns PostgreSQL has and DataFusion's lacks (the type's
+/// own name, read by DBeaver, Metabase and migration tools; nothing is writable or generated).
+const COLUMNS_EXTRA: &[&str] = &[
+    "udt_catalog",
+    "udt_schema",
+    "udt_name",
+    "is_identity",
+    "is_generated",
+    "is_updatable",
+];
 
 #[derive(Debug)]
 struct Routines {
