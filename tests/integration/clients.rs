@@ -166,6 +166,17 @@ async fn jdbc_prepared_statements() {
         out.contains("table chunks") && out.contains("table documents"),
         "{out}"
     );
+    // JDBC's getFunctions lists every function of the registry (aggregates are not functions
+    // to JDBC).
+    for f in mitra::pg::FUNCTIONS {
+        if !matches!(f.returns, mitra::sql::registry::Returns::Aggregate) {
+            assert!(
+                out.contains(&format!("function {}\n", f.name)),
+                "{}: {out}",
+                f.name
+            );
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -194,8 +205,8 @@ async fn psql_describes_vectors_and_lists_functions() {
     }
     let dir = tempfile::tempdir().unwrap();
     let (cfg, _model) = common::demo_store_with_vectors(dir.path()).await;
-    // Every table function and scalar the SQL session adds to DataFusion's is in the catalog
-    // (pg_proc, \\df, information_schema.routines): a new function cannot be forgotten there.
+    // Every table function, scalar and aggregate the SQL session adds to DataFusion's is in the
+    // catalog (pg_proc, \\df, information_schema.routines): a new function cannot be forgotten.
     let (_store, index, _) = mitra::open_reader(&cfg).await.unwrap();
     let ctx = mitra::sql::build_session(&cfg, std::sync::Arc::new(index))
         .await
@@ -213,6 +224,12 @@ async fn psql_describes_vectors_and_lists_functions() {
                 .scalar_functions()
                 .keys()
                 .filter(|n| !plain_state.scalar_functions().contains_key(*n)),
+        )
+        .chain(
+            state
+                .aggregate_functions()
+                .keys()
+                .filter(|n| !plain_state.aggregate_functions().contains_key(*n)),
         );
     for name in added {
         assert!(

@@ -12,6 +12,7 @@ mod join_pushdown;
 mod literals;
 mod live_table;
 pub mod llm;
+pub mod registry;
 mod replay_fn;
 mod result_table;
 mod rrf_fn;

@@ -15,7 +15,7 @@ use datafusion::logical_expr::{
 };
 use datafusion::prelude::SessionContext;
 
-use super::functions::{MitraFunction, FUNCTIONS};
+use super::functions::{MitraFunction, PgSignature, FUNCTIONS};
 use super::overlay::{collect, ints, strings, Rows};
 use super::relations::{size_pretty, Relations, Sizes};
 

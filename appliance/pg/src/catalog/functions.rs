@@ -1,10 +1,10 @@
-//! Mitra's SQL functions as the catalog lists them, and the catalog functions psql, pgjdbc,
+//! Mitra's SQL functions (`mitra_sql::registry`) as the catalog writes them, and the catalog functions psql, pgjdbc,
 //! asyncpg and SQLAlchemy call that datafusion-pg-catalog does not provide.
 
 use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, StringArray};
-use arrow_schema::{DataType, SchemaRef};
+use arrow_schema::DataType;
 use datafusion::common::cast::as_int64_array;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::{create_udf, ColumnarValue, Signature, SimpleScalarUDF, Volatility};
@@ -12,167 +12,20 @@ use datafusion::prelude::SessionContext;
 use datafusion::scalar::ScalarValue;
 
 use super::types::pg_type;
-use mitra_sql::{
-    ABSTRACTS_SCHEMA, ANSWER_SCHEMA, HYBRID_SCHEMA, LLM_STATUS_SCHEMA, RANKED_SCHEMA, REPLAY_SCHEMA,
-};
+pub use mitra_sql::registry::{MitraFunction, Returns, FUNCTIONS};
 
-/// What a function returns.
-#[derive(Debug, Clone, Copy)]
-pub enum Returns {
-    /// A set of rows (a table function).
-    Table(fn() -> SchemaRef),
-    /// One value of a type.
-    Scalar(fn() -> DataType),
-}
-
-/// A named argument and its type.
-pub type Arg = (&'static str, fn() -> DataType);
-
-/// A Mitra function in `pg_proc`, `information_schema.routines` and `\df`.
-#[derive(Debug, Clone, Copy)]
-pub struct MitraFunction {
-    /// Name.
-    pub name: &'static str,
-    /// `pg_proc.oid` (a fixed range above the catalog's own).
-    pub oid: i32,
-    /// Arguments: name and type.
-    pub args: &'static [Arg],
-    /// Trailing arguments that have defaults.
-    pub defaults: usize,
-    /// Result.
-    pub returns: Returns,
-    /// One-line description.
-    pub description: &'static str,
-}
-
-fn text() -> DataType {
-    DataType::Utf8
-}
-fn bigint() -> DataType {
-    DataType::Int64
-}
-fn float8() -> DataType {
-    DataType::Float64
-}
-fn vector() -> DataType {
-    DataType::List(Arc::new(arrow_schema::Field::new(
-        "item",
-        DataType::Float32,
-        true,
-    )))
-}
-fn ranked() -> SchemaRef {
-    RANKED_SCHEMA.clone()
-}
-fn hybrid() -> SchemaRef {
-    HYBRID_SCHEMA.clone()
-}
-fn abstracts() -> SchemaRef {
-    ABSTRACTS_SCHEMA.clone()
-}
-fn answer() -> SchemaRef {
-    ANSWER_SCHEMA.clone()
-}
-fn replay() -> SchemaRef {
-    REPLAY_SCHEMA.clone()
-}
-fn llm_status() -> SchemaRef {
-    LLM_STATUS_SCHEMA.clone()
-}
-
-/// Every Mitra function.
-pub const FUNCTIONS: &[MitraFunction] = &[
-    MitraFunction {
-        name: "bm25",
-        oid: 2_100_000_001,
-        args: &[("query", text), ("k", bigint)],
-        defaults: 0,
-        returns: Returns::Table(ranked),
-        description: "BM25 ranking of chunks for a query (tantivy index)",
-    },
-    MitraFunction {
-        name: "dense",
-        oid: 2_100_000_002,
-        args: &[("query", text), ("k", bigint)],
-        defaults: 0,
-        returns: Returns::Table(ranked),
-        description: "Dense-vector ranking of chunks for a query (local encoder)",
-    },
-    MitraFunction {
-        name: "hybrid",
-        oid: 2_100_000_003,
-        args: &[
-            ("query", text),
-            ("k", bigint),
-            ("w_dense", float8),
-            ("w_sparse", float8),
-            ("rrf_k", float8),
-            ("depth", bigint),
-        ],
-        defaults: 4,
-        returns: Returns::Table(hybrid),
-        description: "Weighted reciprocal rank fusion of dense() and bm25()",
-    },
-    MitraFunction {
-        name: "embed",
-        oid: 2_100_000_004,
-        args: &[("text", text)],
-        defaults: 0,
-        returns: Returns::Scalar(vector),
-        description: "The encoder's vector of a text",
-    },
-    MitraFunction {
-        name: "rrf",
-        oid: 2_100_000_005,
-        args: &[("rank", bigint), ("k", float8)],
-        defaults: 1,
-        returns: Returns::Scalar(float8),
-        description: "Reciprocal rank 1/(k + rank)",
-    },
-    MitraFunction {
-        name: "abstracts",
-        oid: 2_100_000_006,
-        args: &[
-            ("query", text),
-            ("k", bigint),
-            ("w_dense", float8),
-            ("w_sparse", float8),
-            ("rrf_k", float8),
-        ],
-        defaults: 3,
-        returns: Returns::Table(abstracts),
-        description: "Tier 1: the analyses whose abstracts answer a question",
-    },
-    MitraFunction {
-        name: "answer",
-        oid: 2_100_000_007,
-        args: &[("question", text), ("k", bigint), ("scope", text)],
-        defaults: 2,
-        returns: Returns::Table(answer),
-        description:
-            "A grounded answer with citations from the local language model, or an abstention",
-    },
-    MitraFunction {
-        name: "replay",
-        oid: 2_100_000_008,
-        args: &[("answer_id", text)],
-        defaults: 0,
-        returns: Returns::Table(replay),
-        description: "Re-runs a recorded answer from its receipt; says whether it is identical",
-    },
-    MitraFunction {
-        name: "llm_status",
-        oid: 2_100_000_009,
-        args: &[],
-        defaults: 0,
-        returns: Returns::Table(llm_status),
-        description: "The language model: file, state and request counters",
-    },
-];
-
-impl MitraFunction {
+/// How the catalog writes a function's signature, as PostgreSQL's functions do.
+pub trait PgSignature {
     /// `pg_get_function_arguments`: `query text, k bigint`.
-    pub fn arguments(&self) -> String {
+    fn arguments(&self) -> String;
+    /// `pg_get_function_result`: `TABLE(chunk_id text, ...)` or a type name.
+    fn result(&self) -> String;
+    /// `pg_proc.prorettype`: `record` for table functions and aggregates.
+    fn result_oid(&self) -> i32;
+}
+
+impl PgSignature for MitraFunction {
+    fn arguments(&self) -> String {
         self.args
             .iter()
             .map(|(n, t)| format!("{n} {}", pg_type(&t()).name))
@@ -180,8 +33,7 @@ impl MitraFunction {
             .join(", ")
     }
 
-    /// `pg_get_function_result`: `TABLE(chunk_id text, ...)` or a type name.
-    pub fn result(&self) -> String {
+    fn result(&self) -> String {
         match self.returns {
             Returns::Table(schema) => format!(
                 "TABLE({})",
@@ -193,13 +45,13 @@ impl MitraFunction {
                     .join(", ")
             ),
             Returns::Scalar(t) => pg_type(&t()).name.to_string(),
+            Returns::Aggregate => "record".to_string(),
         }
     }
 
-    /// `pg_proc.prorettype`: `record` for table functions.
-    pub fn result_oid(&self) -> i32 {
+    fn result_oid(&self) -> i32 {
         match self.returns {
-            Returns::Table(_) => 2249,
+            Returns::Table(_) | Returns::Aggregate => 2249,
             Returns::Scalar(t) => pg_type(&t()).oid,
         }
     }

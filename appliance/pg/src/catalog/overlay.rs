@@ -19,7 +19,7 @@ use datafusion::scalar::ScalarValue;
 
 use super::arrays;
 use super::describe::{Classes, Descriptions, Settings};
-use super::functions::{MitraFunction, Returns, FUNCTIONS};
+use super::functions::{MitraFunction, PgSignature, Returns, FUNCTIONS};
 use super::relations::Relations;
 use super::types::pg_type;
 
@@ -402,7 +402,7 @@ fn proc_value(f: &MitraFunction, column: &str, public: i32) -> Option<ProcValue>
             .iter()
             .map(|c| (c.name().clone(), i64::from(pg_type(c.data_type()).oid)))
             .collect(),
-        Returns::Scalar(_) => vec![],
+        Returns::Scalar(_) | Returns::Aggregate => vec![],
     };
     let set = matches!(f.returns, Returns::Table(_));
     let text = |s: &str| Some(ProcValue::Text(s.to_string()));
@@ -416,7 +416,11 @@ fn proc_value(f: &MitraFunction, column: &str, public: i32) -> Option<ProcValue>
         "prorows" => Some(ProcValue::Int(if set { 1000 } else { 0 })),
         "provariadic" | "prosupport" => Some(ProcValue::Int(0)),
         "pronargdefaults" => Some(ProcValue::Int(f.defaults as i64)),
-        "prokind" => text("f"),
+        "prokind" => text(if matches!(f.returns, Returns::Aggregate) {
+            "a"
+        } else {
+            "f"
+        }),
         "prosecdef" | "proleakproof" => Some(ProcValue::Bool(false)),
         "proisstrict" => Some(ProcValue::Bool(false)),
         "proretset" => Some(ProcValue::Bool(set)),
