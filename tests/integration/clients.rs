@@ -244,6 +244,10 @@ async fn psql_describes_vectors_and_lists_functions() {
             "\\d chunks",
             "\\d documents",
             "\\df",
+            "\\d+ chunks",
+            "\\df+ bm25",
+            "\\dt+",
+            "\\sf bm25",
             "SELECT * FROM chunks LIMIT 2",
             "\\copy (SELECT doc_id FROM documents) TO STDOUT",
             "SELECT proname, pg_get_function_arguments(oid) FROM pg_proc WHERE proname = 'bm25'",
@@ -262,6 +266,13 @@ async fn psql_describes_vectors_and_lists_functions() {
         "TABLE(chunk_id text, doc_id text, score real, rank bigint)",
         "query text, k bigint",
         "demo-notes/zjets-met.md",
+        // \\d+ and \\dt+: descriptions from schemas/, sizes of the Lance datasets.
+        "Stable id '<doc_id>@<version>#<ordinal>'; answers cite it.",
+        "Searchable passages of the live document versions",
+        " kB",
+        // \\df+ and \\sf: the description and a readable definition.
+        "BM25 ranking of chunks for a query (tantivy index)",
+        "CREATE OR REPLACE FUNCTION public.bm25(query text, k bigint)",
     ] {
         assert!(out.contains(want), "psql output lacks {want:?}:\n{out}");
     }

@@ -421,6 +421,12 @@ pub fn register(ctx: &SessionContext) {
         ScalarValue::Utf8(Some(String::new())),
     ));
     ctx.register_udf(pg_typeof_udf());
+    // No function has an SQL-standard body (psql's `\df+` asks since PostgreSQL 14).
+    ctx.register_udf(constant_udf(
+        "pg_get_function_sqlbody",
+        Signature::variadic_any(Volatility::Stable),
+        ScalarValue::Utf8(None),
+    ));
     ctx.register_udf(regtype_names_udf());
     ctx.register_udf(crate::number_format::udf());
     // No serial columns (SQLAlchemy's column reflection asks).
