@@ -67,14 +67,23 @@ struct Login {
 impl Login {
     fn bind(&self, ctx: &SessionContext, client: &(impl ClientInfo + ?Sized)) {
         use std::sync::atomic::Ordering;
-        let Some(users) = &self.users else {
-            return;
-        };
         if self.bound.load(Ordering::Acquire) {
             return;
         }
-        // Only reached after authentication succeeded: the startup user is the login.
+        // Only reached after authentication succeeded (or with none): the startup user is the
+        // login, which `pg_roles` lists.
         let Some(user) = client.metadata().get(pgwire::api::METADATA_USER).cloned() else {
+            return;
+        };
+        if let Some(login) = ctx
+            .state()
+            .config()
+            .get_extension::<super::catalog::SessionLogin>()
+        {
+            login.set(&user);
+        }
+        let Some(users) = &self.users else {
+            self.bound.store(true, Ordering::Release);
             return;
         };
         if let Some(access) = ctx

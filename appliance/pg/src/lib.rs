@@ -138,6 +138,9 @@ fn connection_session(
     };
     let access = Arc::new(SessionAccess::new(principal));
     state.config_mut().set_extension(access.clone());
+    state
+        .config_mut()
+        .set_extension(Arc::new(catalog::SessionLogin::default()));
     // answer_from() records who asked and stops when the statement is stopped: bind it to
     // this connection's reader and interrupts.
     let bound = state

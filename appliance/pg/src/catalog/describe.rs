@@ -229,6 +229,88 @@ impl Rows for Settings {
     }
 }
 
+/// The login of a connection (its startup user), kept in its session for `pg_roles`.
+#[derive(Debug, Default)]
+pub struct SessionLogin(std::sync::Mutex<Option<String>>);
+
+impl SessionLogin {
+    /// Records the connection's login.
+    pub fn set(&self, user: &str) {
+        if let Ok(mut l) = self.0.lock() {
+            *l = Some(user.to_string());
+        }
+    }
+
+    fn get(&self) -> Option<String> {
+        self.0.lock().ok()?.clone()
+    }
+}
+
+/// The oid of the owner of every object (`postgres`, as in every PostgreSQL cluster).
+const OWNER_OID: i32 = 10;
+/// The oid `pg_roles` gives the connection's own login.
+const LOGIN_OID: i32 = 2_100_001_000;
+
+/// `pg_roles`: the catalog's rows, then the owner of every object (`postgres`) and the
+/// connection's login (psql's and pgcli's `\du`). Mitra's roles are its logins and their
+/// groups (the users file); none may create, replicate or bypass row rules.
+#[derive(Debug)]
+pub struct Roles {
+    /// The catalog's `pg_roles`.
+    pub inner: Arc<dyn TableProvider>,
+}
+
+#[async_trait]
+impl Rows for Roles {
+    fn schema(&self) -> SchemaRef {
+        self.inner.schema()
+    }
+
+    async fn rows(&self, state: &dyn Session) -> Result<RecordBatch> {
+        use datafusion::scalar::ScalarValue;
+        let base = collect(&self.inner, state).await?;
+        let listed: std::collections::HashSet<String> =
+            strings(&base, "rolname")?.into_iter().flatten().collect();
+        let login = state
+            .config()
+            .get_extension::<SessionLogin>()
+            .and_then(|l| l.get());
+        let mut roles = vec![(OWNER_OID, "postgres".to_string(), false)];
+        if let Some(l) = login.filter(|l| l != "postgres") {
+            roles.push((LOGIN_OID, l, true));
+        }
+        roles.retain(|(_, n, _)| !listed.contains(n));
+        let schema = base.schema();
+        let mut cols: Vec<ArrayRef> = Vec::new();
+        for field in schema.fields() {
+            let values: Vec<ScalarValue> = roles
+                .iter()
+                .map(|(oid, name, login)| {
+                    let v = match field.name().as_str() {
+                        "oid" => ScalarValue::Int32(Some(*oid)),
+                        "rolname" => ScalarValue::Utf8(Some(name.clone())),
+                        "rolinherit" => ScalarValue::Boolean(Some(true)),
+                        "rolcanlogin" => ScalarValue::Boolean(Some(*login)),
+                        "rolsuper" | "rolcreaterole" | "rolcreatedb" | "rolreplication"
+                        | "rolbypassrls" => ScalarValue::Boolean(Some(false)),
+                        "rolconnlimit" => ScalarValue::Int32(Some(-1)),
+                        "rolpassword" => ScalarValue::Utf8(Some("********".into())),
+                        _ => ScalarValue::try_from(field.data_type())?,
+                    };
+                    v.cast_to(field.data_type())
+                })
+                .collect::<Result<_>>()?;
+            cols.push(if values.is_empty() {
+                arrow::array::new_empty_array(field.data_type())
+            } else {
+                ScalarValue::iter_to_array(values)?
+            });
+        }
+        let ours = RecordBatch::try_new(schema.clone(), cols)?;
+        Ok(arrow::compute::concat_batches(&schema, [&base, &ours])?)
+    }
+}
+
 /// An oid or a relation's name, as the size functions take it (`regclass` or text).
 fn relation_arg(arr: &ArrayRef, i: usize, relations: &Relations) -> Option<(String, String)> {
     if arr.is_null(i) {

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use datafusion::catalog::SchemaProvider;
 use datafusion::prelude::SessionContext;
 
+pub use describe::SessionLogin;
 pub use functions::{MitraFunction, FUNCTIONS};
 pub use types::{pg_type, PgType};
 

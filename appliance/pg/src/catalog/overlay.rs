@@ -18,7 +18,7 @@ use datafusion::physical_plan::ExecutionPlan;
 use datafusion::scalar::ScalarValue;
 
 use super::arrays;
-use super::describe::{Classes, Descriptions, Settings};
+use super::describe::{Classes, Descriptions, Roles, Settings};
 use super::functions::{MitraFunction, PgSignature, Returns, FUNCTIONS};
 use super::relations::Relations;
 use super::types::pg_type;
@@ -232,6 +232,9 @@ impl SchemaProvider for Overlay {
                     relations: self.relations.clone(),
                 }))
             }
+            (Kind::PgCatalog, "pg_roles") => Arc::new(Computed(Roles {
+                inner: self.inner_table(name).await?,
+            })),
             (Kind::PgCatalog, "pg_settings") => Arc::new(Computed(Settings {
                 inner: self.inner_table(name).await?,
             })),
