@@ -7,11 +7,10 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, StringArray};
+use arrow::array::{Array, AsArray, StringArray};
 use arrow::datatypes::{DataType, Float64Type};
 use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::{create_udf, ColumnarValue, Volatility};
-use datafusion::scalar::ScalarValue;
 
 /// The function the statement rewrite calls for `to_char(x, 'numeric template')`.
 pub const FUNCTION: &str = "pg_to_char_number";
@@ -211,11 +210,7 @@ pub fn udf() -> datafusion::logical_expr::ScalarUDF {
         DataType::Utf8,
         Volatility::Immutable,
         Arc::new(|args: &[ColumnarValue]| {
-            let rows = args.iter().find_map(|a| match a {
-                ColumnarValue::Array(a) => Some(a.len()),
-                ColumnarValue::Scalar(_) => None,
-            });
-            let n = rows.unwrap_or(1);
+            let n = crate::catalog::rows_of(args).unwrap_or(1);
             let values = args[0].to_array(n)?;
             let values = values.as_primitive::<Float64Type>();
             let templates = args[1].to_array(n)?;
@@ -230,11 +225,7 @@ pub fn udf() -> datafusion::logical_expr::ScalarUDF {
                         .map_err(DataFusionError::NotImplemented)
                 })
                 .collect::<Result<StringArray>>()?;
-            let out: ArrayRef = Arc::new(out);
-            Ok(match rows {
-                Some(_) => ColumnarValue::Array(out),
-                None => ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?),
-            })
+            crate::catalog::shaped(args, Arc::new(out))
         }),
     )
 }

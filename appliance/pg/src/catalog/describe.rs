@@ -15,8 +15,8 @@ use datafusion::logical_expr::{
 };
 use datafusion::prelude::SessionContext;
 
-use super::functions::{MitraFunction, PgSignature, FUNCTIONS};
-use super::overlay::{collect, ints, strings, Rows};
+use super::functions::{rows_of, shaped, MitraFunction, PgSignature, FUNCTIONS};
+use super::overlay::{append_rows, collect, ints, strings, Rows};
 use super::relations::{size_pretty, Relations, Sizes};
 
 /// `pg_class.oid` as `classoid` of a relation's description.
@@ -36,7 +36,7 @@ pub struct Classes<R> {
 }
 
 /// The `schema.name` of every relation of `classes`, by oid.
-async fn relation_names(
+pub(super) async fn relation_names(
     classes: &RecordBatch,
     namespaces: &Arc<dyn TableProvider>,
     state: &dyn Session,
@@ -193,39 +193,21 @@ impl Rows for Settings {
                 Some("ms"),
             ));
         }
-        let schema = base.schema();
-        let mut cols: Vec<ArrayRef> = Vec::new();
-        for field in schema.fields() {
-            let values: Vec<ScalarValue> = rows
-                .iter()
-                .map(|(name, value, kind, unit)| {
-                    let text = |t: Option<&str>| ScalarValue::Utf8(t.map(str::to_string));
-                    let v = match field.name().as_str() {
-                        "name" => text(Some(name)),
-                        "setting" | "reset_val" | "boot_val" => text(Some(value)),
-                        "unit" => text(*unit),
-                        "vartype" => text(Some(kind)),
-                        "context" => text(Some(if name == "statement_timeout" {
-                            "user"
-                        } else {
-                            "internal"
-                        })),
-                        "source" => text(Some("default")),
-                        "category" => text(Some("Mitra")),
-                        "pending_restart" => ScalarValue::Boolean(Some(false)),
-                        _ => ScalarValue::try_from(field.data_type())?,
-                    };
-                    v.cast_to(field.data_type())
-                })
-                .collect::<Result<_>>()?;
-            cols.push(if values.is_empty() {
-                arrow::array::new_empty_array(field.data_type())
-            } else {
-                ScalarValue::iter_to_array(values)?
-            });
-        }
-        let ours = RecordBatch::try_new(schema.clone(), cols)?;
-        Ok(arrow::compute::concat_batches(&schema, [&base, &ours])?)
+        append_rows(&base, &rows, |(name, value, kind, unit), column| {
+            let text = |t: &str| Some(ScalarValue::Utf8(Some(t.to_string())));
+            match column {
+                "name" => text(name),
+                "setting" | "reset_val" | "boot_val" => text(value),
+                "unit" => unit.and_then(text),
+                "vartype" => text(kind),
+                "context" if name == "statement_timeout" => text("user"),
+                "context" => text("internal"),
+                "source" => text("default"),
+                "category" => text("Mitra"),
+                "pending_restart" => Some(ScalarValue::Boolean(Some(false))),
+                _ => None,
+            }
+        })
     }
 }
 
@@ -280,34 +262,19 @@ impl Rows for Roles {
             roles.push((LOGIN_OID, l, true));
         }
         roles.retain(|(_, n, _)| !listed.contains(n));
-        let schema = base.schema();
-        let mut cols: Vec<ArrayRef> = Vec::new();
-        for field in schema.fields() {
-            let values: Vec<ScalarValue> = roles
-                .iter()
-                .map(|(oid, name, login)| {
-                    let v = match field.name().as_str() {
-                        "oid" => ScalarValue::Int32(Some(*oid)),
-                        "rolname" => ScalarValue::Utf8(Some(name.clone())),
-                        "rolinherit" => ScalarValue::Boolean(Some(true)),
-                        "rolcanlogin" => ScalarValue::Boolean(Some(*login)),
-                        "rolsuper" | "rolcreaterole" | "rolcreatedb" | "rolreplication"
-                        | "rolbypassrls" => ScalarValue::Boolean(Some(false)),
-                        "rolconnlimit" => ScalarValue::Int32(Some(-1)),
-                        "rolpassword" => ScalarValue::Utf8(Some("********".into())),
-                        _ => ScalarValue::try_from(field.data_type())?,
-                    };
-                    v.cast_to(field.data_type())
-                })
-                .collect::<Result<_>>()?;
-            cols.push(if values.is_empty() {
-                arrow::array::new_empty_array(field.data_type())
-            } else {
-                ScalarValue::iter_to_array(values)?
-            });
-        }
-        let ours = RecordBatch::try_new(schema.clone(), cols)?;
-        Ok(arrow::compute::concat_batches(&schema, [&base, &ours])?)
+        append_rows(&base, &roles, |(oid, name, login), column| {
+            Some(match column {
+                "oid" => ScalarValue::Int32(Some(*oid)),
+                "rolname" => ScalarValue::Utf8(Some(name.clone())),
+                "rolinherit" => ScalarValue::Boolean(Some(true)),
+                "rolcanlogin" => ScalarValue::Boolean(Some(*login)),
+                "rolsuper" | "rolcreaterole" | "rolcreatedb" | "rolreplication"
+                | "rolbypassrls" => ScalarValue::Boolean(Some(false)),
+                "rolconnlimit" => ScalarValue::Int32(Some(-1)),
+                "rolpassword" => ScalarValue::Utf8(Some("********".into())),
+                _ => return None,
+            })
+        })
     }
 }
 
@@ -328,26 +295,10 @@ fn relation_arg(arr: &ArrayRef, i: usize, relations: &Relations) -> Option<(Stri
     }
 }
 
-/// Every argument as an array of `rows` rows.
-fn arrays(args: &[ColumnarValue]) -> Result<(Vec<ArrayRef>, Option<usize>)> {
-    let rows = args.iter().find_map(|a| match a {
-        ColumnarValue::Array(a) => Some(a.len()),
-        ColumnarValue::Scalar(_) => None,
-    });
-    let n = rows.unwrap_or(1);
-    let arrays = args
-        .iter()
-        .map(|a| a.to_array(n))
-        .collect::<Result<Vec<_>>>()?;
-    Ok((arrays, rows))
-}
-
-/// `out` as the function's result: a scalar when every argument was one.
-fn result(out: ArrayRef, rows: Option<usize>) -> Result<ColumnarValue> {
-    Ok(match rows {
-        Some(_) => ColumnarValue::Array(out),
-        None => ColumnarValue::Scalar(datafusion::scalar::ScalarValue::try_from_array(&out, 0)?),
-    })
+/// Every argument as an array of the call's row count.
+fn arrays(args: &[ColumnarValue]) -> Result<Vec<ArrayRef>> {
+    let n = rows_of(args).unwrap_or(1);
+    args.iter().map(|a| a.to_array(n)).collect()
 }
 
 /// A function of a relation (an oid or a name), with an optional fork name when `fork`.
@@ -376,7 +327,7 @@ fn size_udf(
         relation_signature(fork),
         DataType::Int64,
         Arc::new(move |args: &[ColumnarValue]| {
-            let (arrays, rows) = arrays(args)?;
+            let arrays = arrays(args)?;
             let n = arrays[0].len();
             let out: Int64Array = (0..n)
                 .map(|i| {
@@ -385,7 +336,7 @@ fn size_udf(
                     i64::try_from(pick(sizes, &arrays, i)).ok()
                 })
                 .collect();
-            result(Arc::new(out), rows)
+            shaped(args, Arc::new(out))
         }),
     ))
 }
@@ -415,14 +366,14 @@ fn size_pretty_udf() -> ScalarUDF {
         ),
         DataType::Utf8,
         Arc::new(|args: &[ColumnarValue]| {
-            let (arrays, rows) = arrays(args)?;
+            let arrays = arrays(args)?;
             let v = arrow::compute::cast(&arrays[0], &DataType::Float64)?;
             let v = v.as_primitive::<arrow::datatypes::Float64Type>();
             let out: StringArray = v
                 .iter()
                 .map(|x| x.map(|x| size_pretty(x.round() as i64)))
                 .collect();
-            result(Arc::new(out), rows)
+            shaped(args, Arc::new(out))
         }),
     ))
 }
@@ -448,7 +399,7 @@ fn obj_description_udf(rel: &Arc<Relations>) -> ScalarUDF {
         Signature::one_of(sigs, Volatility::Stable),
         DataType::Utf8,
         Arc::new(move |args: &[ColumnarValue]| {
-            let (arrays, rows) = arrays(args)?;
+            let arrays = arrays(args)?;
             let oids = arrow::compute::cast(&arrays[0], &DataType::Int64)?;
             let oids = oids.as_primitive::<arrow::datatypes::Int64Type>();
             let catalogs = arrays.get(1).and_then(|a| a.as_string_opt::<i32>());
@@ -470,7 +421,7 @@ fn obj_description_udf(rel: &Arc<Relations>) -> ScalarUDF {
                     }
                 })
                 .collect();
-            result(Arc::new(out), rows)
+            shaped(args, Arc::new(out))
         }),
     ))
 }
@@ -489,7 +440,7 @@ fn col_description_udf(rel: &Arc<Relations>) -> ScalarUDF {
         ),
         DataType::Utf8,
         Arc::new(move |args: &[ColumnarValue]| {
-            let (arrays, rows) = arrays(args)?;
+            let arrays = arrays(args)?;
             let oids = arrow::compute::cast(&arrays[0], &DataType::Int64)?;
             let oids = oids.as_primitive::<arrow::datatypes::Int64Type>();
             let cols = arrow::compute::cast(&arrays[1], &DataType::Int32)?;
@@ -502,7 +453,7 @@ fn col_description_udf(rel: &Arc<Relations>) -> ScalarUDF {
                     relation_description(&rel, oids.value(i), cols.value(i))
                 })
                 .collect();
-            result(Arc::new(out), rows)
+            shaped(args, Arc::new(out))
         }),
     ))
 }
@@ -532,7 +483,7 @@ fn functiondef_udf() -> ScalarUDF {
         ),
         DataType::Utf8,
         Arc::new(|args: &[ColumnarValue]| {
-            let (arrays, rows) = arrays(args)?;
+            let arrays = arrays(args)?;
             let oids = arrow::compute::cast(&arrays[0], &DataType::Int64)?;
             let oids = oids.as_primitive::<arrow::datatypes::Int64Type>();
             let out: StringArray = oids
@@ -545,7 +496,7 @@ fn functiondef_udf() -> ScalarUDF {
                         .map(functiondef)
                 })
                 .collect();
-            result(Arc::new(out), rows)
+            shaped(args, Arc::new(out))
         }),
     ))
 }

@@ -296,7 +296,7 @@ fn regtype_names_udf() -> datafusion::logical_expr::ScalarUDF {
 }
 
 /// The row count of the arguments, `None` when every one is a scalar.
-fn rows_of(args: &[ColumnarValue]) -> Option<usize> {
+pub(crate) fn rows_of(args: &[ColumnarValue]) -> Option<usize> {
     args.iter().find_map(|a| match a {
         ColumnarValue::Array(a) => Some(a.len()),
         ColumnarValue::Scalar(_) => None,
@@ -304,7 +304,7 @@ fn rows_of(args: &[ColumnarValue]) -> Option<usize> {
 }
 
 /// A computed column as the result: a scalar when every argument was one.
-fn shaped(args: &[ColumnarValue], out: ArrayRef) -> Result<ColumnarValue> {
+pub(crate) fn shaped(args: &[ColumnarValue], out: ArrayRef) -> Result<ColumnarValue> {
     Ok(match rows_of(args) {
         Some(_) => ColumnarValue::Array(out),
         None => ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?),

@@ -16,6 +16,7 @@ use datafusion::catalog::SchemaProvider;
 use datafusion::prelude::SessionContext;
 
 pub use describe::SessionLogin;
+pub(crate) use functions::{rows_of, shaped};
 pub use functions::{MitraFunction, FUNCTIONS};
 pub use types::{pg_type, PgType};
 

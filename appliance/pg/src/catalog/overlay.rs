@@ -18,7 +18,7 @@ use datafusion::physical_plan::ExecutionPlan;
 use datafusion::scalar::ScalarValue;
 
 use super::arrays;
-use super::describe::{Classes, Descriptions, Roles, Settings};
+use super::describe::{relation_names, Classes, Descriptions, Roles, Settings};
 use super::functions::{MitraFunction, PgSignature, Returns, FUNCTIONS};
 use super::relations::Relations;
 use super::types::pg_type;
@@ -55,6 +55,33 @@ impl<R: Rows + 'static> TableProvider for Computed<R> {
             .scan(state, projection, &[], limit)
             .await
     }
+}
+
+/// `base` with one row appended per item of `rows`: `value(item, column)` gives a column's
+/// value (cast to the column's type), `None` leaves it NULL.
+pub(super) fn append_rows<T>(
+    base: &RecordBatch,
+    rows: &[T],
+    value: impl Fn(&T, &str) -> Option<ScalarValue>,
+) -> Result<RecordBatch> {
+    let schema = base.schema();
+    let mut cols: Vec<ArrayRef> = Vec::new();
+    for field in schema.fields() {
+        let values = rows
+            .iter()
+            .map(|r| match value(r, field.name()) {
+                Some(v) => v.cast_to(field.data_type()),
+                None => ScalarValue::try_from(field.data_type()),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        cols.push(if values.is_empty() {
+            arrow::array::new_empty_array(field.data_type())
+        } else {
+            ScalarValue::iter_to_array(values)?
+        });
+    }
+    let ours = RecordBatch::try_new(schema.clone(), cols)?;
+    Ok(concat_batches(&schema, [base, &ours])?)
 }
 
 /// All rows of a table, in its declared schema.
@@ -295,17 +322,10 @@ impl Rows for Attributes {
     async fn rows(&self, state: &dyn Session) -> Result<RecordBatch> {
         let attrs = collect(&self.attributes, state).await?;
         let classes = collect(&self.classes, state).await?;
-        let namespaces = collect(&self.namespaces, state).await?;
-        let ns: HashMap<i32, String> = ints(&namespaces, "oid")?
+        let rel: HashMap<i32, (String, String)> = relation_names(&classes, &self.namespaces, state)
+            .await?
             .into_iter()
-            .zip(strings(&namespaces, "nspname")?)
-            .filter_map(|(o, n)| Some((o?, n?)))
-            .collect();
-        let rel: HashMap<i32, (String, String)> = ints(&classes, "oid")?
-            .into_iter()
-            .zip(strings(&classes, "relname")?)
-            .zip(ints(&classes, "relnamespace")?)
-            .filter_map(|((o, r), n)| Some((o?, (ns.get(&n?)?.clone(), r?))))
+            .map(|(oid, schema, name)| (oid, (schema, name)))
             .collect();
         let relids = ints(&attrs, "attrelid")?;
         let names = strings(&attrs, "attname")?;
