@@ -139,10 +139,10 @@ LCG_SEED = 0x2545F4914F6CDD1D
 LCG_SCALE = np.float32(0.2)
 
 
-def lcg_fill(model):
+def lcg_fill(model, scale=LCG_SCALE):
     """Sets every float tensor of `model` (state-dict names in sorted order) from one LCG stream:
     state = state * 6364136223846793005 + 1442695040888963407 (mod 2^64), k = state >> 40,
-    value = (k / 2^24 - 0.5) * 0.2 in float32, plus 1 for LayerNorm weights. Returns the spec."""
+    value = (k / 2^24 - 0.5) * scale (0.2) in float32, plus 1 for LayerNorm weights. Returns the spec."""
     state, spec = LCG_SEED, []
     sd = model.state_dict()
     for name in sorted(sd):
@@ -152,14 +152,14 @@ def lcg_fill(model):
         vals = np.empty(t.numel(), dtype=np.float32)
         for i in range(t.numel()):
             state = (state * 6364136223846793005 + 1442695040888963407) % (1 << 64)
-            vals[i] = (np.float32(state >> 40) / np.float32(1 << 24) - np.float32(0.5)) * LCG_SCALE
+            vals[i] = (np.float32(state >> 40) / np.float32(1 << 24) - np.float32(0.5)) * np.float32(scale)
         layer_norm = name.endswith("LayerNorm.weight")
         if layer_norm:
             vals = vals + np.float32(1.0)
         with torch.no_grad():
             t.copy_(torch.from_numpy(vals.reshape(tuple(t.shape))))
         spec.append({"name": name, "shape": list(t.shape), "layer_norm": layer_norm})
-    return {"seed": LCG_SEED, "scale": float(LCG_SCALE), "tensors": spec}
+    return {"seed": LCG_SEED, "scale": float(np.float32(scale)), "tensors": spec}
 
 
 def dpr():

@@ -13,7 +13,7 @@ const SMOL: &str = "smollm2-135m-instruct-q4_1";
 
 /// The demo store with tiny-DPR vectors and the SmolLM2 model; `None` when it is not fetched
 /// (with `MITRA_TEST_REQUIRE_MODELS=1` a missing model fails instead).
-async fn llm_store(dir: &Path) -> Option<(Config, tempfile::TempDir)> {
+pub(crate) async fn llm_store(dir: &Path) -> Option<(Config, tempfile::TempDir)> {
     let models = common::models_dir();
     if let Err(e) = mitra::models::locate(SMOL, &models) {
         if std::env::var("MITRA_TEST_REQUIRE_MODELS").as_deref() == Ok("1") {
@@ -59,7 +59,7 @@ fn strings(row: &tokio_postgres::Row, i: usize) -> Vec<String> {
     row.get::<_, Vec<String>>(i)
 }
 
-async fn code(c: &tokio_postgres::Client, sql: &str) -> (String, String) {
+pub(crate) async fn code(c: &tokio_postgres::Client, sql: &str) -> (String, String) {
     let e = c.simple_query(sql).await.expect_err(sql);
     let db = e.as_db_error().unwrap_or_else(|| panic!("{sql}: {e}"));
     (db.code().code().to_string(), db.message().to_string())

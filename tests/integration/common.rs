@@ -163,8 +163,14 @@ pub fn has_program(name: &str) -> bool {
 /// committed config and tokenizer, and weights regenerated from `weights.json` with the LCG of
 /// `benches/embed_fixture.py` (bit-identical to what the `transformers` golden vectors used).
 pub fn tiny_dpr(kind: &str) -> tempfile::TempDir {
+    lcg_model(&repo_root().join("tests/data/embed").join(kind))
+}
+
+/// A copy of the fixture model directory `src` (config and tokenizer files) with its
+/// `model.safetensors` regenerated from the LCG stream its `weights.json` describes (the
+/// generators: `benches/embed_fixture.py`, `benches/rerank_fixture.py`).
+pub fn lcg_model(src: &Path) -> tempfile::TempDir {
     use mitra_embed::candle_core::{Device, Tensor};
-    let src = repo_root().join("tests/data/embed").join(kind);
     let dir = tempfile::tempdir().unwrap();
     for f in ["config.json", "tokenizer.json", "tokenizer_config.json"] {
         std::fs::copy(src.join(f), dir.path().join(f)).unwrap();

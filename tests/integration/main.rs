@@ -18,6 +18,7 @@ mod plugin_ingest;
 mod plugin_pdf;
 mod plugin_sandbox;
 mod plugins_common;
+mod rerank;
 mod slt;
 mod two_tier;
 mod wire_fuzz;

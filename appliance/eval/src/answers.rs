@@ -149,6 +149,7 @@ impl Answerer for LlmAnswerer<'_> {
                 best_similarity: None,
                 chunks_version: Some(version.chunks),
                 store: Some(version),
+                ..Default::default()
             };
             let row = mitra_sql::llm::submit(self.llm, &question.text, ev)
                 .map_err(|e| EvalError::Config(format!("language model: {e}")))?

@@ -108,7 +108,9 @@ pub struct Hooks<'a> {
     pub on_text: &'a mut dyn FnMut(&str) -> bool,
 }
 
-/// Answers `question` from `passages` (rank order) with the checks `checks`.
+/// Answers `question` from `passages` (rank order) with the checks `checks`; `known` holds
+/// relevance scores the LLM reranker already gave these passages (in order), if it ran.
+#[allow(clippy::too_many_arguments)]
 pub fn answer(
     engine: &mut Engine,
     question: &str,
@@ -116,6 +118,7 @@ pub fn answer(
     budget: Budget,
     params: &Params,
     checks: Checks,
+    known: Option<&[f32]>,
     hooks: Hooks<'_>,
 ) -> Result<Outcome, LlmError> {
     let mut prompts = Sha256::new();
@@ -126,6 +129,7 @@ pub fn answer(
         budget,
         params,
         checks,
+        known,
         hooks,
         &mut prompts,
     )?;
@@ -144,6 +148,62 @@ fn digest(prompts: &mut Sha256, ids: &[u32]) {
     }
 }
 
+/// The relevance judge's log-odds of "Yes" over "No" for each passage as given, one prompt
+/// each (passage first, then the question: their shared beginning is the system prompt, which
+/// the engine's prefix cache computes once); `on_prompt` sees each prompt's ids. A score in
+/// `known` (the LLM reranker's, same judge, same cut passage) is taken without judging again.
+/// Returns the
+/// scores and the tokens fed after reused prefixes.
+fn judge_all(
+    engine: &mut Engine,
+    question: &str,
+    passages: &[Passage],
+    known: Option<&[f32]>,
+    cancelled: &dyn Fn() -> bool,
+    on_prompt: &mut dyn FnMut(&[u32]),
+) -> Result<(Vec<f32>, usize), LlmError> {
+    let mut scores = Vec::with_capacity(passages.len());
+    let mut fed = 0;
+    for (i, p) in passages.iter().enumerate() {
+        let ids = grounding::render(
+            engine,
+            grounding::JUDGE,
+            &grounding::relevance_message(engine, question, p),
+        )?;
+        on_prompt(&ids);
+        match known.and_then(|k| k.get(i)) {
+            Some(&v) => scores.push(v),
+            None => {
+                scores.push(engine.yes_no(&ids, cancelled)?);
+                fed += engine.last_fed();
+            }
+        }
+    }
+    Ok((scores, fed))
+}
+
+/// The LLM reranker: each passage, cut to `max_passage_tokens` at a sentence end as the answer
+/// pipeline cuts it, scored by the relevance judge (log P("Yes") − log P("No") for the next
+/// token after the judging prompt in the model's chat template). Higher is more relevant.
+pub fn rerank(
+    engine: &mut Engine,
+    question: &str,
+    passages: &[Passage],
+    max_passage_tokens: usize,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Vec<f32>, LlmError> {
+    let cut: Vec<Passage> = passages
+        .iter()
+        .map(|p| {
+            Ok(Passage {
+                text: grounding::cut(engine, &p.text, max_passage_tokens)?,
+                ..p.clone()
+            })
+        })
+        .collect::<Result<_, LlmError>>()?;
+    Ok(judge_all(engine, question, &cut, None, cancelled, &mut |_| {})?.0)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn steps(
     engine: &mut Engine,
@@ -152,6 +212,7 @@ fn steps(
     budget: Budget,
     params: &Params,
     checks: Checks,
+    known: Option<&[f32]>,
     hooks: Hooks<'_>,
     prompts: &mut Sha256,
 ) -> Result<Outcome, LlmError> {
@@ -164,19 +225,20 @@ fn steps(
         return Ok(out);
     }
 
-    // 1. Relevance: one yes/no per passage, each on its own prompt.
+    // 1. Relevance: one yes/no per passage, each on its own prompt (scores a reranker gave
+    //    with this same judge are taken as they are).
     let given: Vec<usize> = if checks.relevance {
         let t = Instant::now();
-        for p in &used {
-            let ids = grounding::render(
-                engine,
-                grounding::JUDGE,
-                &grounding::relevance_message(engine, question, p),
-            )?;
-            digest(prompts, &ids);
-            out.relevance.push(engine.yes_no(&ids, hooks.cancelled)?);
-            out.relevance_cost.0 += engine.last_fed();
-        }
+        let (scores, fed) = judge_all(
+            engine,
+            question,
+            &used,
+            known,
+            hooks.cancelled,
+            &mut |ids| digest(prompts, ids),
+        )?;
+        out.relevance = scores;
+        out.relevance_cost.0 += fed;
         out.relevance_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
         // The relevant passages, most relevant first (ties in rank order).
         out.relevant = (0..used.len())

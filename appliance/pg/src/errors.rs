@@ -145,6 +145,17 @@ pub fn sql_fn_state(e: &SqlFnError) -> &'static str {
         SqlFnError::Store { .. } => "XX000",
         SqlFnError::OperatorOnly { .. } => "42501",
         SqlFnError::NotReplayable { .. } => "55000",
+        SqlFnError::RerankUnavailable { .. } => "55000",
+        SqlFnError::Rerank { source, .. } => {
+            use mitra_rerank::RerankError as R;
+            match source {
+                R::QueryTooLong { .. } => "22023",
+                R::Cancelled => "57014",
+                R::Io { .. } => "58P01",
+                R::Config { .. } | R::Embed(_) => "55000",
+                R::Tokenizer(_) | R::Candle(_) => "XX000",
+            }
+        }
         SqlFnError::Analyses { source, .. } => match source {
             mitra_store::analyses::AnalysesError::Unknown(_) => "22023",
             _ => "XX000",

@@ -154,6 +154,15 @@ fn connection_session(
     if let Some(f) = bound {
         let _ = datafusion::execution::FunctionRegistry::register_udaf(&mut state, Arc::new(f));
     }
+    // rerank() likewise stops with the statement.
+    let rerank = state.scalar_functions().get("rerank").and_then(|f| {
+        f.inner()
+            .downcast_ref::<mitra_sql::RerankFunction>()
+            .map(|r| r.for_session(interrupt.clone()))
+    });
+    if let Some(f) = rerank {
+        let _ = datafusion::execution::FunctionRegistry::register_udf(&mut state, Arc::new(f));
+    }
     SessionContext::new_with_state(state)
 }
 

@@ -1,9 +1,9 @@
-//! `abstracts(query, k [, w_dense, w_sparse, rrf_k])`: tier 1, the readable analyses ranked by a question.
+//! `abstracts(query, k [, w_dense, w_sparse, rrf_k])`: tier 1, the readable analyses ranked by a question (reranked when a reranker is configured).
 
 use crate::result_table::{CallRows, ResultTable};
 use std::sync::{Arc, LazyLock};
 
-use arrow_array::{Float64Array, Int64Array, RecordBatch, StringArray};
+use arrow_array::{Float32Array, Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use datafusion::catalog::{TableFunctionArgs, TableFunctionImpl, TableProvider};
 use datafusion::error::Result;
@@ -11,6 +11,9 @@ use datafusion::error::Result;
 use super::args::{self, Arg};
 use super::dense_fn::DenseHandle;
 use super::error::SqlFnError;
+use crate::answer_fn::wait_here;
+use crate::rerank::Rerankers;
+use mitra_llm::Passage;
 use mitra_store::analyses::{AnalysisCatalog, Tier1Hit};
 use mitra_store::config::{AbstractsConfig, LimitsConfig};
 use mitra_store::index::Bm25Index;
@@ -26,6 +29,7 @@ pub static ABSTRACTS_SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
         Field::new("status", DataType::Utf8, false),
         Field::new("score", DataType::Float64, false),
         Field::new("rank", DataType::Int64, false),
+        Field::new("rerank_score", DataType::Float32, true),
     ]))
 });
 
@@ -37,6 +41,7 @@ pub struct AbstractsFunction {
     index: Arc<Bm25Index>,
     limits: LimitsConfig,
     defaults: AbstractsConfig,
+    rerankers: Arc<Rerankers>,
 }
 
 impl std::fmt::Debug for AbstractsFunction {
@@ -53,6 +58,7 @@ impl AbstractsFunction {
         index: Arc<Bm25Index>,
         limits: LimitsConfig,
         defaults: AbstractsConfig,
+        rerankers: Arc<Rerankers>,
     ) -> Self {
         Self {
             catalog,
@@ -60,10 +66,11 @@ impl AbstractsFunction {
             index,
             limits,
             defaults,
+            rerankers,
         }
     }
 
-    fn run(&self, a: &TableFunctionArgs) -> std::result::Result<Option<Vec<Tier1Hit>>, SqlFnError> {
+    fn run(&self, a: &TableFunctionArgs) -> std::result::Result<Option<Vec<Ranked>>, SqlFnError> {
         let exprs = a.exprs();
         if !(2..=5).contains(&exprs.len()) {
             return Err(SqlFnError::WrongArity {
@@ -119,9 +126,43 @@ impl AbstractsFunction {
             ),
             _ => None,
         };
-        snap.rank(&terms, qv.as_deref(), vis.readable.as_deref(), w, k)
-            .map(Some)
-            .map_err(analyses)
+        let rerank =
+            self.rerankers
+                .configured()
+                .map_err(|message| SqlFnError::RerankUnavailable {
+                    function: NAME,
+                    message,
+                })?;
+        let top = self.rerankers.config().abstracts_candidates;
+        let depth = if rerank.is_some() { k.max(top) } else { k };
+        let hits = snap
+            .rank(&terms, qv.as_deref(), vis.readable.as_deref(), w, depth)
+            .map_err(analyses)?;
+        let mut ranked: Vec<Ranked> = hits.into_iter().map(|h| (h, None)).collect();
+        if let Some(choice) = rerank {
+            // The top candidates, in the reranker's order, before the rest in fused order.
+            let n = top.min(ranked.len());
+            let passages: Vec<Passage> = ranked[..n]
+                .iter()
+                .map(|(h, _)| Passage {
+                    chunk_id: h.analysis_id.clone(),
+                    title: Some(h.title.clone()),
+                    heading: None,
+                    page: None,
+                    text: snap
+                        .get(&h.analysis_id)
+                        .map(|r| r.abstract_text.clone())
+                        .unwrap_or_default(),
+                })
+                .collect();
+            let scores = wait_here(self.rerankers.score(NAME, &choice, &query, passages, None))?;
+            for (r, s) in ranked.iter_mut().zip(scores) {
+                r.1 = Some(s);
+            }
+            ranked[..n].sort_by(|a, b| b.1.unwrap_or(0.0).total_cmp(&a.1.unwrap_or(0.0)));
+        }
+        ranked.truncate(k);
+        Ok(Some(ranked))
     }
 }
 
@@ -139,21 +180,27 @@ impl TableFunctionImpl for AbstractsFunction {
     }
 }
 
-fn abstracts_batch(rows: &[Tier1Hit]) -> Result<RecordBatch> {
+/// A tier-1 hit and its reranker score, when a reranker ran over it.
+type Ranked = (Tier1Hit, Option<f32>);
+
+fn abstracts_batch(rows: &[Ranked]) -> Result<RecordBatch> {
     Ok(RecordBatch::try_new(
         ABSTRACTS_SCHEMA.clone(),
         vec![
             Arc::new(StringArray::from_iter_values(
-                rows.iter().map(|r| r.analysis_id.as_str()),
+                rows.iter().map(|(r, _)| r.analysis_id.as_str()),
             )),
             Arc::new(StringArray::from_iter_values(
-                rows.iter().map(|r| r.title.as_str()),
+                rows.iter().map(|(r, _)| r.title.as_str()),
             )),
             Arc::new(StringArray::from_iter_values(
-                rows.iter().map(|r| r.status.as_str()),
+                rows.iter().map(|(r, _)| r.status.as_str()),
             )),
-            Arc::new(Float64Array::from_iter_values(rows.iter().map(|r| r.score))),
+            Arc::new(Float64Array::from_iter_values(
+                rows.iter().map(|(r, _)| r.score),
+            )),
             Arc::new(Int64Array::from_iter_values(1..=rows.len() as i64)),
+            Arc::new(Float32Array::from_iter(rows.iter().map(|(_, s)| *s))),
         ],
     )?)
 }

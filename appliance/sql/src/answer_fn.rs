@@ -28,6 +28,7 @@ use super::error::SqlFnError;
 use crate::answers_log::{self, Asker};
 use crate::interrupt::Interrupt;
 use crate::llm::{self, AnswerRow, Evidence, Llm};
+use crate::rerank::{Choice, Rerankers};
 use mitra_store::analyses::{AnalysisCatalog, Principal, SessionAccess};
 use mitra_store::config::LimitsConfig;
 use mitra_store::store::TableVersions;
@@ -56,6 +57,7 @@ fn answer_fields() -> Fields {
         Field::new("ms_decode", DataType::Float32, false),
         Field::new("relevant", text_list(), false),
         Field::new("unsupported", DataType::Int64, false),
+        Field::new("reranker", DataType::Utf8, true),
     ])
 }
 
@@ -83,6 +85,7 @@ fn columns(r: &AnswerRow) -> Vec<ArrayRef> {
         Arc::new(Float32Array::from(vec![r.ms_decode])),
         list(&r.relevant),
         Arc::new(Int64Array::from(vec![r.unsupported as i64])),
+        Arc::new(StringArray::from(vec![r.reranker.clone()])),
     ]
 }
 
@@ -215,6 +218,7 @@ pub async fn read_passages(
 pub struct AnswerFunction {
     hybrid: HybridFunction,
     llm: Arc<Llm>,
+    rerankers: Arc<Rerankers>,
     limits: LimitsConfig,
     catalog: Arc<AnalysisCatalog>,
     data_dir: std::path::PathBuf,
@@ -230,14 +234,15 @@ impl AnswerFunction {
     /// Creates the function over `hybrid()`'s retrieval.
     pub fn new(
         hybrid: HybridFunction,
-        llm: Arc<Llm>,
+        rerankers: Arc<Rerankers>,
         limits: LimitsConfig,
         catalog: Arc<AnalysisCatalog>,
         data_dir: std::path::PathBuf,
     ) -> Self {
         Self {
             hybrid,
-            llm,
+            llm: rerankers.llm_arc(),
+            rerankers,
             limits,
             catalog,
             data_dir,
@@ -284,15 +289,29 @@ impl AnswerFunction {
                 function: ANSWER,
                 source,
             })?;
+        // With a reranker, more candidates are retrieved and the best k of its order kept.
+        let rerank =
+            self.rerankers
+                .configured()
+                .map_err(|message| SqlFnError::RerankUnavailable {
+                    function: ANSWER,
+                    message,
+                })?;
+        let depth = match rerank {
+            Some(_) => k.max(self.rerankers.config().candidates.min(self.limits.max_k)),
+            None => k,
+        };
         let (hits, best) = self
             .hybrid
-            .search(&question, k, self.hybrid.defaults(), &vis)?;
+            .search(&question, depth, self.hybrid.defaults(), &vis)?;
         let cfg = a.session().config();
         Ok(Some(Call {
             asker: asker(cfg, vis.scope.clone()),
             question,
             hits,
             best,
+            k,
+            rerank,
         }))
     }
 }
@@ -314,6 +333,10 @@ struct Call {
     hits: Vec<HybridRow>,
     best: Option<f64>,
     asker: Asker,
+    /// Passages to keep after reranking.
+    k: usize,
+    /// The reranker to run over the candidates, if any.
+    rerank: Option<Choice>,
 }
 
 impl TableFunctionImpl for AnswerFunction {
@@ -322,7 +345,7 @@ impl TableFunctionImpl for AnswerFunction {
         let rows = call.map(|call| {
             CallRows::Stream(Arc::new(AnswerStream {
                 call,
-                llm: self.llm.clone(),
+                rerankers: self.rerankers.clone(),
                 data_dir: self.data_dir.clone(),
             }))
         });
@@ -339,7 +362,7 @@ impl TableFunctionImpl for AnswerFunction {
 #[derive(Debug)]
 struct AnswerStream {
     call: Call,
-    llm: Arc<Llm>,
+    rerankers: Arc<Rerankers>,
     data_dir: std::path::PathBuf,
 }
 
@@ -350,18 +373,28 @@ impl PartitionStream for AnswerStream {
 
     fn execute(&self, _ctx: Arc<TaskContext>) -> SendableRecordBatchStream {
         let call = self.call.clone();
-        let llm = self.llm.clone();
+        let rerankers = self.rerankers.clone();
+        let llm = rerankers.llm_arc();
         let data_dir = self.data_dir.clone();
         let fut = async move {
             let ids: Vec<String> = call.hits.iter().map(|h| h.chunk_id.clone()).collect();
             let (passages, version) = read_passages(&data_dir, &ids, None)
                 .await
                 .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?;
+            let (passages, relevance) = match &call.rerank {
+                Some(choice) => rerankers
+                    .rerank_evidence(ANSWER, choice, &call.question, passages, call.k, None)
+                    .await
+                    .map_err(SqlFnError::into_df)?,
+                None => (passages, None),
+            };
             let ev = Evidence {
                 passages,
                 best_similarity: call.best,
                 chunks_version: Some(version.chunks),
                 store: Some(version),
+                reranker: call.rerank.as_ref().map(|c| c.label(&llm)),
+                relevance,
             };
             let row = llm::submit(&llm, &call.question, ev)
                 .map_err(|e| llm_err(ANSWER, e).into_df())?
@@ -578,6 +611,7 @@ impl Accumulator for AnswerFromAcc {
             best_similarity: None,
             chunks_version: None,
             store: self.store_versions()?,
+            ..Default::default()
         };
         let pending =
             llm::submit(&self.llm, &q, ev).map_err(|e| llm_err(ANSWER_FROM, e).into_df())?;
@@ -656,7 +690,7 @@ impl Accumulator for AnswerFromAcc {
 
 /// Runs `fut` to completion from synchronous code: on a multi-thread runtime off its async
 /// workers (`block_in_place`), elsewhere on this thread.
-fn wait_here<F: std::future::Future>(fut: F) -> F::Output {
+pub(crate) fn wait_here<F: std::future::Future>(fut: F) -> F::Output {
     match tokio::runtime::Handle::try_current() {
         Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
             tokio::task::block_in_place(|| h.block_on(fut))

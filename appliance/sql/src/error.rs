@@ -52,6 +52,23 @@ pub enum SqlFnError {
         /// The cause.
         source: mitra_llm::LlmError,
     },
+    /// A cross-encoder failed: a query with no room for a passage 22023, cancelled 57014, a
+    /// model file missing 58P01, unusable 55000, a failed inference XX000.
+    #[error("{function}(): {source}")]
+    Rerank {
+        /// Function name.
+        function: &'static str,
+        /// The cause.
+        source: mitra_rerank::RerankError,
+    },
+    /// The reranker named or configured cannot be used (SQLSTATE 55000).
+    #[error("{function}(): {message}")]
+    RerankUnavailable {
+        /// Function name.
+        function: &'static str,
+        /// Why.
+        message: String,
+    },
     /// Reading a table failed (SQLSTATE XX000).
     #[error("{function}(): {source}")]
     Store {

@@ -14,6 +14,8 @@ mod live_table;
 pub mod llm;
 pub mod registry;
 mod replay_fn;
+pub mod rerank;
+mod rerank_fn;
 mod result_table;
 mod rrf_fn;
 
@@ -35,6 +37,8 @@ pub use dense_fn::{
 pub use error::SqlFnError;
 pub use live_table::{LiveLanceTable, RowAccess};
 pub use replay_fn::REPLAY_SCHEMA;
+pub use rerank::{Choice, Rerankers};
+pub use rerank_fn::RerankFunction;
 pub use rrf_fn::RrfFunction;
 
 use mitra_store::analyses::AnalysisCatalog;
@@ -178,11 +182,12 @@ pub async fn build_session_with(
     );
     ctx.register_udtf("hybrid", Arc::new(hybrid.clone()));
     let llm = Arc::new(crate::llm::Llm::new(cfg));
+    let rerankers = Arc::new(Rerankers::new(cfg, llm.clone()));
     ctx.register_udtf(
         "answer",
         Arc::new(AnswerFunction::new(
             hybrid,
-            llm.clone(),
+            rerankers.clone(),
             limits.clone(),
             catalog.clone(),
             data_dir.clone(),
@@ -227,9 +232,11 @@ pub async fn build_session_with(
             index,
             limits.clone(),
             cfg.abstracts.clone(),
+            rerankers.clone(),
         )),
     );
     ctx.register_udf(RrfFunction::udf());
+    ctx.register_udf(RerankFunction::udf(rerankers, limits.clone()));
     ctx.register_udf(EmbedFunction::udf(dense, limits));
     ctx.add_optimizer_rule(Arc::new(join_pushdown::RetrievalJoinPushdown));
     Ok(ctx)

@@ -252,6 +252,9 @@ pub struct Receipt {
     pub store: Option<TableVersions>,
     /// sha256 of the prompts before the answer's (see `mitra_llm::Outcome::prompt_sha256`).
     pub prompt_sha256: String,
+    /// The reranker that ordered the evidence, if one ran.
+    #[serde(default)]
+    pub reranker: Option<String>,
 }
 
 /// sha256 (hex) of passages as given to the model.
@@ -284,6 +287,11 @@ pub struct Evidence {
     /// The store's versions when they were read (for `answer_from`, whose caller's query read
     /// them: the latest at the call, when answers are recorded).
     pub store: Option<TableVersions>,
+    /// The reranker that ordered the passages, if one ran (its label).
+    pub reranker: Option<String>,
+    /// The LLM reranker's scores of the passages (same judge as the relevance step, which
+    /// then takes them instead of judging again).
+    pub relevance: Option<Vec<f32>>,
 }
 
 /// Why an answer abstained.
@@ -346,6 +354,8 @@ pub struct AnswerRow {
     pub ms_prefill: f32,
     /// Decode milliseconds.
     pub ms_decode: f32,
+    /// The reranker that ordered the evidence, if one ran.
+    pub reranker: Option<String>,
     /// What else it depended on.
     pub receipt: Receipt,
 }
@@ -364,6 +374,7 @@ fn receipt(
         evidence_sha256: evidence_sha256(given),
         store: ev.store,
         prompt_sha256,
+        reranker: ev.reranker.clone(),
     }
 }
 
@@ -388,6 +399,7 @@ fn abstain(llm: &Llm, settings: &Settings, ev: &Evidence, why: Abstention) -> An
         completion_tokens: 0,
         ms_prefill: 0.0,
         ms_decode: 0.0,
+        reranker: ev.reranker.clone(),
         receipt: receipt(settings, ev, &[], String::new()),
     }
 }
@@ -450,6 +462,7 @@ pub fn submit_with(
     let worker = llm.worker()?;
     let q = question.to_string();
     let passages = ev.passages.clone();
+    let known = ev.relevance.clone();
     let (budget, params, checks) = (settings.budget(), settings.params(), settings.checks());
     let ticket = worker.submit(Box::new(move |engine, ctl| {
         mitra_llm::answer::answer(
@@ -459,6 +472,7 @@ pub fn submit_with(
             budget,
             &params,
             checks,
+            known.as_deref(),
             mitra_llm::answer::Hooks {
                 cancelled: &|| ctl.cancelled(),
                 on_text: &mut |piece| ctl.text(piece),
@@ -585,6 +599,7 @@ impl Pending {
             completion_tokens: stats.completion_tokens,
             ms_prefill: stats.ms_prefill,
             ms_decode: stats.ms_decode,
+            reranker: self.evidence.reranker.clone(),
             receipt: receipt(
                 &self.settings,
                 &self.evidence,

@@ -50,6 +50,9 @@ fn bigint() -> DataType {
 fn float8() -> DataType {
     DataType::Float64
 }
+fn real() -> DataType {
+    DataType::Float32
+}
 fn vector() -> DataType {
     DataType::List(Arc::new(arrow_schema::Field::new(
         "item",
@@ -172,5 +175,14 @@ pub const FUNCTIONS: &[MitraFunction] = &[
         returns: Returns::Aggregate,
         description:
             "Aggregate: a grounded answer over the rows of any query (chunk id, passage ORDER BY relevance)",
+    },
+    MitraFunction {
+        name: "rerank",
+        oid: 2_100_000_011,
+        args: &[("query", text), ("passage", text), ("reranker", text)],
+        defaults: 1,
+        returns: Returns::Scalar(real),
+        description:
+            "Relevance of a passage to a query by the configured reranker (cross-encoder or 'llm'); a batch is one call",
     },
 ];

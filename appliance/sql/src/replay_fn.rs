@@ -310,6 +310,8 @@ async fn replay(
         best_similarity: receipt.best_similarity,
         chunks_version: rec.chunks_version,
         store: receipt.store,
+        reranker: receipt.reranker.clone(),
+        relevance: None,
     };
     let row = llm::submit_with(llm, receipt.settings.clone(), &rec.question, ev)
         .map_err(|source| SqlFnError::Llm {

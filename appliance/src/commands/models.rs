@@ -63,12 +63,14 @@ pub fn run(cfg: Config, action: ModelsCommand) -> Result<(), AppError> {
                         m.name == cfg.llm.model && cfg.llm.model_path.is_none()
                     }
                     mitra::models::ModelKind::Tokenizer => false,
+                    mitra::models::ModelKind::Reranker => m.name == cfg.rerank.model,
                 };
                 let default = if configured { " (configured)" } else { "" };
                 let kind = match m.kind {
                     mitra::models::ModelKind::Encoder => format!("{:>4}-d", m.dim),
                     mitra::models::ModelKind::Llm => "   llm".to_string(),
                     mitra::models::ModelKind::Tokenizer => "   tok".to_string(),
+                    mitra::models::ModelKind::Reranker => "rerank".to_string(),
                 };
                 println!(
                     "{:<20} {kind}  {state}{default}\n    {}",

