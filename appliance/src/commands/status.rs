@@ -67,5 +67,21 @@ pub async fn run(cfg: Config) -> Result<(), AppError> {
         ),
         None => println!("vectors          none (run `mitra embed` to add them)"),
     }
+    let r = &cfg.rerank;
+    match (r.model.as_str(), &r.model_dir) {
+        ("none", _) => println!("reranker         none ([rerank] model)"),
+        ("llm", _) => println!(
+            "reranker         llm: the language model's relevance judge ({})",
+            cfg.llm.model
+        ),
+        (name, Some(dir)) => println!("reranker         {name} ({})", dir.display()),
+        (name, None) => println!(
+            "reranker         {name} ({})",
+            match mitra::models::locate(name, &cfg.embedding.models_dir) {
+                Ok(d) => d.display().to_string(),
+                Err(e) => e.to_string(),
+            }
+        ),
+    }
     Ok(())
 }

@@ -334,6 +334,9 @@ mod tests {
     #[test]
     fn rejects_bad_values_and_unknown_keys() {
         assert!(Config::load_with_env(None, &env(&[("MITRA_BM25_B", "2")])).is_err());
+        let r = Config::load_with_env(None, &env(&[("MITRA_RERANK_MODEL", "llm")])).unwrap();
+        assert_eq!(r.rerank.model, "llm");
+        assert!(Config::load_with_env(None, &env(&[("MITRA_RERANK_MAX_LENGTH", "2")])).is_err());
         assert!(Config::load_with_env(None, &env(&[("MITRA_SECRET_CDS", "x")])).is_ok());
         assert!(
             Config::load_with_env(None, &env(&[("MITRA_PLUGINS_TIMEOUT_MS", "5000")]))
