@@ -101,12 +101,12 @@ async fn main() {
         ..Config::default()
     };
     cfg.embedding.enabled = false;
-    cfg.bm25.stemming = args.stemming;
-    cfg.bm25.stopwords = args.stemming;
+    cfg.bm25.stemming = Some(args.stemming);
+    cfg.bm25.stopwords = Some(args.stemming);
     cfg.ingest.batch_docs = 5000;
     let opts = AnalyzerOptions {
-        stemming: cfg.bm25.stemming,
-        stopwords: cfg.bm25.stopwords,
+        stemming: args.stemming,
+        stopwords: args.stemming,
     };
     let params = Bm25Params { k1: 1.2, b: 0.75 };
     let mut store = Store::open(&data).await.unwrap();

@@ -16,5 +16,5 @@ pub use mitra_plugins::{self as plugins, pipeline};
 pub use mitra_sql::{self as sql, answers_log, llm};
 pub use mitra_store::{
     analyses, analyzer, chunker, config, dense, fusion, index, index_options, ingest, models, open,
-    open_reader, schema, store, visibility, Config,
+    open_reader, recorded_analyzer, schema, store, visibility, Config,
 };

@@ -14,8 +14,8 @@ use crate::common;
 pub async fn bm25_quality(dataset: &Path, max_chars: usize) -> (f64, f64, usize) {
     let dir = tempfile::tempdir().unwrap();
     let mut cfg = common::config(dir.path());
-    cfg.bm25.stemming = true;
-    cfg.bm25.stopwords = true;
+    cfg.bm25.stemming = Some(true);
+    cfg.bm25.stopwords = Some(true);
     cfg.chunking.max_chars = max_chars;
     cfg.chunking.overlap_chars = max_chars / 10;
     let (mut store, mut index) = common::open(&cfg).await;

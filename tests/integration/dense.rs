@@ -590,8 +590,8 @@ async fn dense_and_hybrid_quality_match_the_reference() {
             return;
         };
         // Whole documents (the reference truncates each at 256 word pieces), BM25 as in #2.
-        cfg.bm25.stemming = true;
-        cfg.bm25.stopwords = true;
+        cfg.bm25.stemming = Some(true);
+        cfg.bm25.stopwords = Some(true);
         cfg.chunking.max_chars = 8000;
         cfg.chunking.overlap_chars = 800;
         let (mut store, mut index) = common::open(&cfg).await;

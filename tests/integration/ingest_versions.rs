@@ -185,3 +185,50 @@ async fn one_writer_at_a_time_and_readers_alongside() {
         .unwrap();
     assert!(!writer_active);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_keeps_the_analyzer_it_was_built_with() {
+    use mitra::analyzer::AnalyzerOptions;
+    let dir = tempfile::tempdir().unwrap();
+    // A new store with the analyzer left unset: stemming and stop words.
+    let mut cfg = common::config(dir.path());
+    cfg.bm25.stemming = None;
+    cfg.bm25.stopwords = None;
+    let both = AnalyzerOptions {
+        stemming: true,
+        stopwords: true,
+    };
+    assert_eq!(mitra::index_options(&cfg).0, both);
+    let cfg = common::demo_store_with(dir.path(), cfg).await;
+    assert_eq!(mitra::recorded_analyzer(&cfg.data_dir), Some(both));
+    let (_s, idx) = common::open(&cfg).await;
+    assert_eq!(idx.analyzer().options(), both);
+    // "detectors" finds "detector" only through the stemmer.
+    assert!(!idx.search("detectors", 3).unwrap().is_empty());
+    drop(idx);
+
+    // A store built without them keeps its analyzer while the configuration leaves it unset.
+    let old = tempfile::tempdir().unwrap();
+    let built = common::demo_store(old.path()).await;
+    let none = AnalyzerOptions {
+        stemming: false,
+        stopwords: false,
+    };
+    assert_eq!(mitra::recorded_analyzer(&built.data_dir), Some(none));
+    let mut unset = built.clone();
+    unset.bm25.stemming = None;
+    unset.bm25.stopwords = None;
+    assert_eq!(mitra::index_options(&unset).0, none);
+    let store = mitra::store::Store::open(&unset.data_dir).await.unwrap();
+    let (opts, params) = mitra::index_options(&unset);
+    let (_idx, outcome) =
+        mitra::index::Bm25Index::open_synced(&unset.data_dir.join("bm25"), &store, opts, params)
+            .await
+            .unwrap();
+    assert_eq!(outcome, mitra::index::SyncOutcome::UpToDate);
+    // Setting an option explicitly is a change of analyzer: the index is rebuilt with it.
+    let mut stem = unset.clone();
+    stem.bm25.stemming = Some(true);
+    assert!(mitra::index_options(&stem).0.stemming);
+    assert!(!mitra::index_options(&stem).0.stopwords);
+}

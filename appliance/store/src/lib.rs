@@ -18,12 +18,31 @@ pub use config::Config;
 /// The BM25 (tantivy) index of `chunks`: this directory of the data directory.
 pub const BM25_DIR: &str = "bm25";
 
-/// The analyzer options and BM25 parameters of a configuration.
+/// The analyzer a store's BM25 index recorded at its last commit (`None`: no index yet).
+pub fn recorded_analyzer(data_dir: &std::path::Path) -> Option<analyzer::AnalyzerOptions> {
+    let text = std::fs::read_to_string(data_dir.join(BM25_DIR).join("meta.json")).ok()?;
+    let metas: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let meta: index::IndexMeta = serde_json::from_str(metas.get("payload")?.as_str()?).ok()?;
+    Some(meta.analyzer)
+}
+
+/// The analyzer options and BM25 parameters of a configuration: an analyzer option the
+/// configuration sets, else the one the store's index was built with, else the default of a
+/// new store (stemming and stop words on).
 pub fn index_options(cfg: &Config) -> (analyzer::AnalyzerOptions, index::Bm25Params) {
+    let built = recorded_analyzer(&cfg.data_dir);
     (
         analyzer::AnalyzerOptions {
-            stemming: cfg.bm25.stemming,
-            stopwords: cfg.bm25.stopwords,
+            stemming: cfg
+                .bm25
+                .stemming
+                .or(built.map(|b| b.stemming))
+                .unwrap_or(true),
+            stopwords: cfg
+                .bm25
+                .stopwords
+                .or(built.map(|b| b.stopwords))
+                .unwrap_or(true),
         },
         index::Bm25Params {
             k1: cfg.bm25.k1,

@@ -326,7 +326,7 @@ mod tests {
         .unwrap();
         assert_eq!(cfg.data_dir, PathBuf::from("/x"));
         assert_eq!(cfg.bm25.k1, 1.5);
-        assert!(cfg.bm25.stemming);
+        assert_eq!(cfg.bm25.stemming, Some(true));
         assert_eq!(cfg.server.listen, "127.0.0.1:7000");
         assert_eq!(cfg.bm25.b, 0.75);
     }

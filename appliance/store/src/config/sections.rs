@@ -395,7 +395,8 @@ impl Default for ServerConfig {
     }
 }
 
-/// BM25 parameters and analyzer options. Changing the analyzer rebuilds the index on next open.
+/// BM25 parameters and analyzer options. Setting an analyzer option other than the index's
+/// rebuilds the index on next open; left unset, a store keeps the analyzer it was built with.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Bm25Config {
@@ -403,10 +404,12 @@ pub struct Bm25Config {
     pub k1: f32,
     /// Length normalisation (Lucene default 0.75).
     pub b: f32,
-    /// Apply Snowball English stemming.
-    pub stemming: bool,
-    /// Remove the 33 Lucene English stop words.
-    pub stopwords: bool,
+    /// Apply Snowball English stemming to alphabetic words (not to numbers, symbols or units).
+    /// Unset: what the store's index was built with; a new store stems (measured better on
+    /// Cranfield, CISI, CACM and the physics corpus: benches/RERANK.md).
+    pub stemming: Option<bool>,
+    /// Remove the 33 Lucene English stop words. Unset: as the store's index; a new store does.
+    pub stopwords: Option<bool>,
     /// Statistics of a scoped search (`SET mitra.analysis`): `"scope"` (N, document
     /// frequencies, average lengths over the scope's chunks; the default: nDCG@10 0.693 vs
     /// 0.644 on the two-tier benchmark) or `"global"` (over every chunk the user may read).
@@ -428,8 +431,8 @@ impl Default for Bm25Config {
         Self {
             k1: 1.2,
             b: 0.75,
-            stemming: false,
-            stopwords: false,
+            stemming: None,
+            stopwords: None,
             scope_statistics: ScopeStatistics::Scope,
         }
     }
