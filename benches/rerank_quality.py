@@ -8,7 +8,9 @@ Candidates are chunks (`hybrid(q, depth)`); documents are ranked by their best c
 first occurrence in the ordered list), as `mitra eval` pools them. The subset: the first
 `--queries` query ids (numeric order) that have judgments. Metrics: nDCG@10 with the qrels'
 graded gains (trec_eval's formula, log2 discount, ideal over all judged documents) and MRR (first
-document with a positive judgment), over the same queries for both rows.
+document with a positive judgment), over the same queries for every row. A third row fuses the
+two orders by equal-weight reciprocal rank fusion (K = 60); the JSON keeps every candidate's
+score for other combinations.
 """
 import argparse
 import json
@@ -75,7 +77,9 @@ def main():
     conn = psycopg2.connect(host="127.0.0.1", port=a.port, dbname="mitra", user="physicist")
     conn.autocommit = True
     cur = conn.cursor()
-    rows = {"hybrid": [], f"hybrid+rerank:{a.reranker}": []}
+    fused_name = f"rrf(hybrid, rerank:{a.reranker})"
+    rows = {"hybrid": [], f"hybrid+rerank:{a.reranker}": [], fused_name: []}
+    candidates = {}
     ms = []
     for qid in ids:
         q = queries[qid]
@@ -83,18 +87,26 @@ def main():
                     "ORDER BY h.rank", (q, a.depth))
         base = docs_in_order([r[0] for r in cur.fetchall()])
         t = time.perf_counter()
-        cur.execute("SELECT c.doc_id, rerank(%s, c.text, %s) AS s FROM hybrid(%s, %s) h "
+        cur.execute("SELECT c.doc_id, rerank(%s, c.text, %s) AS s, h.rank FROM hybrid(%s, %s) h "
                     "JOIN chunks c USING (chunk_id) ORDER BY s DESC, h.rank", (q, a.reranker, q, a.depth))
         got = cur.fetchall()
         ms.append((time.perf_counter() - t) * 1000)
+        candidates[qid] = [{"doc": d, "score": s, "hybrid_rank": r} for d, s, r in got]
         rr = docs_in_order([r[0] for r in got])
-        for name, ranked in (("hybrid", base), (f"hybrid+rerank:{a.reranker}", rr)):
+        # Equal-weight reciprocal rank fusion (K = 60) of the hybrid order and the reranker's.
+        fused = {}
+        for ranking in (base, rr):
+            for i, d in enumerate(ranking):
+                fused[d] = fused.get(d, 0.0) + 1.0 / (60 + i + 1)
+        fz = sorted(fused, key=lambda d: -fused[d])
+        for name, ranked in (("hybrid", base), (f"hybrid+rerank:{a.reranker}", rr), (fused_name, fz)):
             rows[name].append({"qid": qid, "ndcg10": ndcg10(ranked, qrels[qid]), "mrr": mrr(ranked, qrels[qid])})
     out = {"dataset": a.dataset.rstrip("/").split("/")[-1], "queries": ids, "depth": a.depth,
            "reranker": a.reranker, "ms_per_query": sorted(ms)[len(ms) // 2] if ms else None,
            "candidates_per_query": a.depth,
            "rows": {k: {"ndcg10": sum(r["ndcg10"] for r in v) / len(v), "mrr": sum(r["mrr"] for r in v) / len(v),
-                        "per_query": v} for k, v in rows.items()}}
+                        "per_query": v} for k, v in rows.items()},
+           "candidates": candidates}
     for k, v in out["rows"].items():
         print(f"{out['dataset']:10} {k:24} n={len(ids)} nDCG@10 {v['ndcg10']:.4f} MRR {v['mrr']:.4f}")
     print(f"{out['dataset']:10} rerank p50 {out['ms_per_query']:.0f} ms per query ({a.depth} candidates)")
