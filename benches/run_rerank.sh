@@ -18,7 +18,8 @@ DATASETS="${MITRA_TEST_DATASETS:-$(cd .. && pwd)/shared/datasets}"
 QUERIES="${1:-10}" DEPTH="${2:-30}"
 ST_VENV="${ST_VENV:-$HOME/.cache/mitra-venvs/st}"
 [ -x "$ST_VENV/bin/python" ] || { python3 -m venv "$ST_VENV"; "$ST_VENV/bin/pip" install -q sentence-transformers==6.2.0; }
-"$ST_VENV/bin/python" -c "import psycopg2" 2>/dev/null || "$ST_VENV/bin/pip" install -q psycopg2-binary
+"$ST_VENV/bin/python" -c "import psycopg2, bm25s, Stemmer, pytrec_eval" 2>/dev/null ||
+  "$ST_VENV/bin/pip" install -q psycopg2-binary bm25s==0.3.16 PyStemmer pytrec-eval-terrier
 PY="$ST_VENV/bin/python"
 WORK="${WORK:-$(mktemp -d)}"
 cargo build --locked -q --bin mitra
