@@ -152,8 +152,7 @@ fn digest(prompts: &mut Sha256, ids: &[u32]) {
 /// each (passage first, then the question: their shared beginning is the system prompt, which
 /// the engine's prefix cache computes once); `on_prompt` sees each prompt's ids. A score in
 /// `known` (the LLM reranker's, same judge, same cut passage) is taken without judging again.
-/// Returns the
-/// scores and the tokens fed after reused prefixes.
+/// Returns the scores and the tokens fed after reused prefixes.
 fn judge_all(
     engine: &mut Engine,
     question: &str,
