@@ -332,3 +332,48 @@ async fn answer_reranks_its_candidates_and_the_llm_reranker_scores_over_sql() {
     assert_eq!(code, "57014");
     assert!(t.elapsed() < std::time::Duration::from_secs(20));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abstracts_reranks_its_top_candidates() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut cfg, _enc) = crate::two_tier::two_tier_store(dir.path()).await;
+    // Logins are not this test's subject: the operator sees every analysis.
+    cfg.server.users_file = None;
+    let plain_cfg = cfg.clone();
+    let ce_dir = with_tiny_reranker(&mut cfg);
+    cfg.rerank.abstracts_candidates = 4;
+    let q = "muon momentum scale calibration";
+    let plain = common::connect(common::serve(&plain_cfg).await).await;
+    let fused: Vec<String> = plain
+        .query(
+            &format!("SELECT analysis_id FROM abstracts('{q}', 8) ORDER BY rank"),
+            &[],
+        )
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(fused.len(), 8);
+    let c = common::connect(common::serve(&cfg).await).await;
+    let rows = c
+        .query(
+            &format!("SELECT analysis_id, rerank_score FROM abstracts('{q}', 8) ORDER BY rank"),
+            &[],
+        )
+        .await
+        .unwrap();
+    let ids: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+    let scores: Vec<Option<f32>> = rows.iter().map(|r| r.get(1)).collect();
+    // The fused top 4, reordered by the reranker's scores; the rest as fused, unscored.
+    let mut top: Vec<String> = ids[..4].to_vec();
+    top.sort();
+    let mut want: Vec<String> = fused[..4].to_vec();
+    want.sort();
+    assert_eq!(top, want);
+    assert_eq!(&ids[4..], &fused[4..]);
+    assert!(scores[..4].iter().all(Option::is_some), "{scores:?}");
+    assert!(scores[4..].iter().all(Option::is_none), "{scores:?}");
+    assert!(scores[..4].windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    assert!(mitra_sql::rerank::loaded(ce_dir.path()).is_some());
+}
