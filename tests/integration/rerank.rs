@@ -307,6 +307,25 @@ async fn answer_reranks_its_candidates_and_the_llm_reranker_scores_over_sql() {
         .await
         .unwrap();
     assert_eq!(row.get::<_, Option<String>>(0).as_deref(), Some("tiny-ce"));
+    // The LLM reranker in answer(): it orders 4 candidates, answer() keeps its k (3), and the
+    // relevance step takes the reranker's scores for them instead of judging again.
+    let mut llm_cfg = cfg.clone();
+    llm_cfg.rerank.model = "llm".into();
+    llm_cfg.rerank.candidates = 4;
+    llm_cfg.llm.support_check = false;
+    let l = common::connect(common::serve(&llm_cfg).await).await;
+    let q = "What is the muon momentum resolution?";
+    let row = l
+        .query_one("SELECT reranker, evidence FROM answer($1)", &[&q])
+        .await
+        .unwrap();
+    let label: Option<String> = row.get(0);
+    assert!(
+        label.as_deref().is_some_and(|r| r.starts_with("llm:")),
+        "{label:?}"
+    );
+    let evidence: Vec<String> = row.get(1);
+    assert!(!evidence.is_empty() && evidence.len() <= 3, "{evidence:?}");
     // The LLM reranker by name: one judgment per row (SmolLM2-135M is too small to rank
     // these two reliably; the 1.5B model's ranking is measured in benches/RERANK.md).
     let r = c
