@@ -126,13 +126,7 @@ impl AbstractsFunction {
             ),
             _ => None,
         };
-        let rerank =
-            self.rerankers
-                .configured()
-                .map_err(|message| SqlFnError::RerankUnavailable {
-                    function: NAME,
-                    message,
-                })?;
+        let rerank = self.rerankers.configured_for(NAME)?;
         let top = self.rerankers.config().abstracts_candidates;
         let depth = if rerank.is_some() { k.max(top) } else { k };
         let hits = snap

@@ -290,13 +290,7 @@ impl AnswerFunction {
                 source,
             })?;
         // With a reranker, more candidates are retrieved and the best k of its order kept.
-        let rerank =
-            self.rerankers
-                .configured()
-                .map_err(|message| SqlFnError::RerankUnavailable {
-                    function: ANSWER,
-                    message,
-                })?;
+        let rerank = self.rerankers.configured_for(ANSWER)?;
         let depth = match rerank {
             Some(_) => k.max(self.rerankers.config().candidates.min(self.limits.max_k)),
             None => k,

@@ -92,11 +92,6 @@ impl Rerankers {
         &self.cfg
     }
 
-    /// The language model (for labels).
-    pub fn llm(&self) -> &Llm {
-        &self.llm
-    }
-
     /// The shared language model.
     pub fn llm_arc(&self) -> Arc<Llm> {
         self.llm.clone()
@@ -127,6 +122,13 @@ impl Rerankers {
     /// The configured reranker, `None` when reranking is off.
     pub fn configured(&self) -> Result<Option<Choice>, String> {
         self.resolve(&self.cfg.model)
+    }
+
+    /// [`Rerankers::configured`] for the SQL function `function`: an unusable configuration
+    /// is its 55000 error.
+    pub fn configured_for(&self, function: &'static str) -> Result<Option<Choice>, SqlFnError> {
+        self.configured()
+            .map_err(|message| SqlFnError::RerankUnavailable { function, message })
     }
 
     /// Resolves a reranker name: `none`, `llm`, the configured model, or a registry reranker
@@ -248,28 +250,26 @@ impl Rerankers {
         }
         let stopped = Arc::new(AtomicBool::new(false));
         let _flag = Flag(stopped.clone());
-        let model = {
-            let (name, dir) = (name.to_string(), dir.to_path_buf());
-            let this = self.clone();
-            tokio::task::spawn_blocking(move || this.cross(&name, &dir))
-                .await
-                .map_err(|e| SqlFnError::Rerank {
-                    function,
-                    source: RerankError::Tokenizer(e.to_string()),
-                })?
-                .map_err(|message| SqlFnError::RerankUnavailable { function, message })?
-        };
-        let q = query.to_string();
-        let done = tokio::task::spawn_blocking(move || {
+        let (name, dir, q, this) = (
+            name.to_string(),
+            dir.to_path_buf(),
+            query.to_string(),
+            self.clone(),
+        );
+        tokio::task::spawn_blocking(move || {
+            let model = this
+                .cross(&name, &dir)
+                .map_err(|message| SqlFnError::RerankUnavailable { function, message })?;
             let refs: Vec<&str> = passages.iter().map(|p| p.text.as_str()).collect();
-            model.score(&q, &refs, &|| stopped.load(Ordering::SeqCst))
+            model
+                .score(&q, &refs, &|| stopped.load(Ordering::SeqCst))
+                .map_err(|source| SqlFnError::Rerank { function, source })
         })
         .await
         .map_err(|e| SqlFnError::Rerank {
             function,
             source: RerankError::Tokenizer(e.to_string()),
-        })?;
-        done.map_err(|source| SqlFnError::Rerank { function, source })
+        })?
     }
 
     async fn score_llm(

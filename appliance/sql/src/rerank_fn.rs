@@ -9,8 +9,10 @@ use datafusion::error::Result;
 use datafusion::logical_expr::{
     ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility,
 };
+use datafusion::scalar::ScalarValue;
 
 use crate::answer_fn::wait_here;
+use crate::args;
 use crate::error::SqlFnError;
 use crate::interrupt::Interrupt;
 use crate::rerank::{Choice, Rerankers};
@@ -62,20 +64,20 @@ impl RerankFunction {
 
     fn choice(&self, name: Option<&str>) -> std::result::Result<Choice, SqlFnError> {
         let resolved = match name {
-            Some(n) => self.rerankers.resolve(n),
-            None => self.rerankers.configured(),
+            Some(n) => {
+                self.rerankers
+                    .resolve(n)
+                    .map_err(|message| SqlFnError::RerankUnavailable {
+                        function: RERANK,
+                        message,
+                    })?
+            }
+            None => self.rerankers.configured_for(RERANK)?,
         };
-        match resolved {
-            Ok(Some(c)) => Ok(c),
-            Ok(None) => Err(SqlFnError::RerankUnavailable {
-                function: RERANK,
-                message: "no reranker is configured ([rerank] model = \"none\"); name one as the third argument ('llm' or a cross-encoder) or set [rerank] model".into(),
-            }),
-            Err(message) => Err(SqlFnError::RerankUnavailable {
-                function: RERANK,
-                message,
-            }),
-        }
+        resolved.ok_or_else(|| SqlFnError::RerankUnavailable {
+            function: RERANK,
+            message: "no reranker is configured ([rerank] model = \"none\"); name one as the third argument ('llm' or a cross-encoder) or set [rerank] model".into(),
+        })
     }
 }
 
@@ -127,29 +129,17 @@ impl ScalarUDFImpl for RerankFunction {
             if !queries.is_valid(i) || !passages.is_valid(i) {
                 continue;
             }
-            let q = queries.value(i);
-            if q.trim().is_empty() {
-                return Err(SqlFnError::InvalidArgument {
-                    function: RERANK,
-                    message: "query must not be empty".into(),
-                }
-                .into_df());
-            }
-            if q.len() > self.limits.max_query_bytes {
-                return Err(SqlFnError::InvalidArgument {
-                    function: RERANK,
-                    message: format!(
-                        "query is {} bytes; the limit is {} (limits.max_query_bytes)",
-                        q.len(),
-                        self.limits.max_query_bytes
-                    ),
-                }
-                .into_df());
-            }
+            // The checks every retrieval function makes of its query (empty, too long).
+            let q = args::query_text(
+                RERANK,
+                &ScalarValue::Utf8(Some(queries.value(i).to_string())),
+                &self.limits,
+            )
+            .map_err(SqlFnError::into_df)?;
             let name = names
                 .filter(|a| a.is_valid(i))
                 .map(|a| a.value(i).to_string());
-            let key = (q.to_string(), name);
+            let key = (q, name);
             match groups.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, rows)) => rows.push(i),
                 None => groups.push((key, vec![i])),
