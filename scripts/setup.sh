@@ -19,6 +19,8 @@ if [ "${MITRA_SETUP_OCR:-1}" = 1 ]; then
 fi
 if [ "${MITRA_SETUP_CLIENTS:-1}" = 1 ]; then
   command -v psql >/dev/null || need+=(postgresql-client)
+  # Test certificates for TLS.
+  command -v openssl >/dev/null || need+=(openssl)
   [ -f /usr/share/java/postgresql.jar ] || need+=(libpostgresql-jdbc-java)
   command -v javac >/dev/null || need+=(default-jdk-headless)
 fi

@@ -367,6 +367,98 @@ async fn scram_logins_and_scope_from_every_client() {
     assert!(out.contains("wrong password 28P01"), "{out}");
 }
 
+/// TLS from psql, psycopg 3, psycopg2, asyncpg and pgjdbc with `server.tls = required` and
+/// a certificate made in the test: `sslmode=require` with channel binding required
+/// (SCRAM-SHA-256-PLUS), `verify-full` against the test's CA, plaintext refused (28000).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_from_psql_psycopg_asyncpg_and_jdbc() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut cfg, _model) = crate::two_tier::two_tier_store(dir.path()).await;
+    let (ca, cert, key) = common::test_certificates(dir.path());
+    cfg.server.tls = mitra::config::TlsMode::Required;
+    cfg.server.tls_cert = Some(cert);
+    cfg.server.tls_key = Some(key);
+    let addr = common::serve(&cfg).await;
+    let port = addr.port().to_string();
+    if common::has_program("psql") {
+        let (port, ca) = (port.clone(), ca.clone());
+        let (secure, verified, plain) = tokio::task::spawn_blocking(move || {
+            let psql = |conn: String| {
+                let mut c = Command::new("psql");
+                c.arg(conn)
+                    .env("PGPASSWORD", "alice's pass")
+                    .args(["-X", "-A", "-t", "-c", "\\conninfo", "-c", "SELECT 40 + 2"]);
+                c
+            };
+            let secure = run(&mut psql(format!(
+                "host=127.0.0.1 port={port} dbname=mitra user=alice sslmode=require channel_binding=require"
+            )));
+            let verified = run(&mut psql(format!(
+                "host=localhost port={port} dbname=mitra user=alice sslmode=verify-full sslrootcert={}",
+                ca.display()
+            )));
+            let plain = psql(format!(
+                "host=127.0.0.1 port={port} dbname=mitra user=alice sslmode=disable"
+            ))
+            .output()
+            .unwrap();
+            (secure, verified, plain)
+        })
+        .await
+        .unwrap();
+        for out in [&secure, &verified] {
+            assert!(out.contains("SSL connection (protocol: TLSv1.3"), "{out}");
+            assert!(out.contains("42"), "{out}");
+        }
+        assert!(!plain.status.success());
+        let err = String::from_utf8_lossy(&plain.stderr);
+        assert!(err.contains("accepts TLS connections only"), "{err}");
+    } else {
+        skip("psql");
+    }
+    if has_python("psycopg, psycopg2, asyncpg") {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/tls_check.py");
+        let (port, ca) = (port.clone(), ca.clone());
+        let out = tokio::task::spawn_blocking(move || {
+            run(Command::new("python3").arg(script).arg(port).arg(ca))
+        })
+        .await
+        .unwrap();
+        assert!(out.contains("TLS clients OK"), "{out}");
+    } else {
+        skip("python3 with psycopg, psycopg2, asyncpg");
+    }
+    let jar = Path::new("/usr/share/java/postgresql.jar");
+    if !jar.exists() || !common::has_program("javac") {
+        return skip("javac and libpostgresql-jdbc-java");
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/MitraJdbcTls.java");
+    let classes = dir.path().join("classes");
+    let out = tokio::task::spawn_blocking(move || {
+        run(Command::new("javac").arg("-d").arg(&classes).arg(&src));
+        let cp = format!("{}:{}", classes.display(), jar.display());
+        run(Command::new("java")
+            .args(["-cp", &cp, "MitraJdbcTls"])
+            .args([
+                format!("127.0.0.1:{port}"),
+                ca.display().to_string(),
+                "alice".into(),
+                "alice's pass".into(),
+            ]))
+    })
+    .await
+    .unwrap();
+    for want in [
+        "require 1",
+        "verify-full 2",
+        "plaintext refused 28000",
+        "wrong password 28P01",
+        "JDBC TLS OK",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+}
+
 /// The venv of a SQL tool that `scripts/setup.sh` installs (`$MITRA_VENVS`, by default
 /// `~/.cache/mitra-venvs/NAME`), when it has the tool.
 fn venv_python(name: &str, probe: &str) -> Option<std::path::PathBuf> {

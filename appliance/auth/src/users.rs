@@ -1,23 +1,18 @@
 //! The users file: login names, groups and SCRAM-SHA-256 verifiers (never passwords).
 //!
-//! A verifier is `SCRAM-SHA-256$<iterations>:<salt>$<salted password>` (base64), where the
-//! salted password is SCRAM's `Hi(SASLprep(password), salt, iterations)`: the value the
-//! server side of the exchange checks client proofs against. The password itself cannot be
-//! recovered from it; the file is still a secret (mode 0600), as PostgreSQL's `pg_authid` is.
+//! A verifier is `SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>` (base64), as
+//! PostgreSQL's `pg_authid` stores it (and can be copied from there): neither the password
+//! nor anything a client could log in with can be recovered from it. The file is still kept
+//! secret (mode 0600): it allows offline guessing of weak passwords.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
-/// Iterations of every verifier (pgwire announces one count for all users; RFC 7677 minimum).
-pub const SCRAM_ITERATIONS: usize = 4096;
-const PREFIX: &str = "SCRAM-SHA-256$";
-const SALT_BYTES: usize = 16;
+use crate::scram::Verifier;
+
 /// Longest password accepted (PostgreSQL accepts up to 1000 bytes in a password message).
 const MAX_PASSWORD_BYTES: usize = 1000;
 
@@ -56,89 +51,6 @@ pub struct UserEntry {
     pub scram: String,
 }
 
-/// A parsed verifier.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Verifier {
-    /// Salt.
-    pub salt: Vec<u8>,
-    /// `Hi(password, salt, iterations)`.
-    pub salted_password: Vec<u8>,
-    /// Iteration count.
-    pub iterations: usize,
-}
-
-impl Verifier {
-    /// A new verifier for `password` with a fresh random salt.
-    pub fn new(password: &str) -> Self {
-        let salt: [u8; SALT_BYTES] = rand::random();
-        Self::with_salt(password, &salt)
-    }
-
-    fn with_salt(password: &str, salt: &[u8]) -> Self {
-        Self {
-            salt: salt.to_vec(),
-            salted_password: pgwire::api::auth::sasl::scram::gen_salted_password(
-                password,
-                salt,
-                SCRAM_ITERATIONS,
-            ),
-            iterations: SCRAM_ITERATIONS,
-        }
-    }
-
-    /// A verifier no password matches, stable per name: offered for unknown users so that a
-    /// login attempt cannot tell a missing user from a wrong password.
-    pub fn decoy(name: &str, secret: &[u8]) -> Self {
-        let digest = |tag: &[u8]| {
-            let mut h = Sha256::new();
-            h.update(secret);
-            h.update(tag);
-            h.update(name.as_bytes());
-            h.finalize().to_vec()
-        };
-        Self {
-            salt: digest(b"salt")[..SALT_BYTES].to_vec(),
-            salted_password: digest(b"key"),
-            iterations: SCRAM_ITERATIONS,
-        }
-    }
-
-    /// The stored form.
-    pub fn encode(&self) -> String {
-        format!(
-            "{PREFIX}{}:{}${}",
-            self.iterations,
-            STANDARD.encode(&self.salt),
-            STANDARD.encode(&self.salted_password)
-        )
-    }
-
-    /// Parses the stored form.
-    pub fn parse(s: &str) -> Result<Self, String> {
-        let rest = s
-            .strip_prefix(PREFIX)
-            .ok_or("verifier does not start with SCRAM-SHA-256$")?;
-        let (params, key) = rest.split_once('$').ok_or("verifier lacks its key")?;
-        let (iters, salt) = params.split_once(':').ok_or("verifier lacks its salt")?;
-        let iterations: usize = iters.parse().map_err(|_| "bad iteration count")?;
-        if iterations != SCRAM_ITERATIONS {
-            return Err(format!(
-                "verifier has {iterations} iterations; this server uses {SCRAM_ITERATIONS}"
-            ));
-        }
-        let salt = STANDARD.decode(salt).map_err(|_| "salt is not base64")?;
-        let salted_password = STANDARD.decode(key).map_err(|_| "key is not base64")?;
-        if salt.is_empty() || salted_password.len() != 32 {
-            return Err("verifier has an empty salt or a key that is not 32 bytes".into());
-        }
-        Ok(Self {
-            salt,
-            salted_password,
-            iterations,
-        })
-    }
-}
-
 /// The users file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -146,6 +58,10 @@ pub struct UsersFile {
     /// Users by login name.
     #[serde(default)]
     pub users: BTreeMap<String, UserEntry>,
+    /// Verifiers converted on load from the SaltedPassword form of Mitra's first files (a
+    /// stolen copy of such a file logs in): saving the file rewrites them.
+    #[serde(skip)]
+    pub converted: usize,
 }
 
 fn check_name(kind: &str, name: &str) -> Result<(), AuthError> {
@@ -181,17 +97,22 @@ impl UsersFile {
                 })
             }
         };
-        let file: Self = toml::from_str(&text).map_err(|e| AuthError::Invalid {
+        let mut file: Self = toml::from_str(&text).map_err(|e| AuthError::Invalid {
             path: path.into(),
             message: e.to_string(),
         })?;
-        for (name, u) in &file.users {
+        for (name, u) in &mut file.users {
             let invalid = |message: String| AuthError::Invalid {
                 path: path.into(),
                 message,
             };
             check_name("user name", name).map_err(|e| invalid(e.to_string()))?;
-            Verifier::parse(&u.scram).map_err(|m| invalid(format!("user {name}: {m}")))?;
+            let (v, legacy) =
+                Verifier::parse(&u.scram).map_err(|m| invalid(format!("user {name}: {m}")))?;
+            if legacy {
+                u.scram = v.encode();
+                file.converted += 1;
+            }
         }
         Ok(file)
     }
@@ -228,10 +149,6 @@ impl UsersFile {
 
     /// Adds a user, or replaces the password and groups of an existing one.
     pub fn add(&mut self, name: &str, password: &str, groups: &[String]) -> Result<(), AuthError> {
-        check_name("user name", name)?;
-        for g in groups {
-            check_name("group", g)?;
-        }
         if password.is_empty() {
             return Err(AuthError::Refused("the password is empty".into()));
         }
@@ -240,11 +157,32 @@ impl UsersFile {
                 "the password is longer than {MAX_PASSWORD_BYTES} bytes"
             )));
         }
+        self.add_verifier(name, &Verifier::new(password).encode(), groups)
+    }
+
+    /// Adds a user with a verifier in PostgreSQL's form (e.g. copied from `pg_authid`), or
+    /// replaces the verifier and groups of an existing one.
+    pub fn add_verifier(
+        &mut self,
+        name: &str,
+        verifier: &str,
+        groups: &[String],
+    ) -> Result<(), AuthError> {
+        check_name("user name", name)?;
+        for g in groups {
+            check_name("group", g)?;
+        }
+        let (v, legacy) = Verifier::parse(verifier).map_err(AuthError::Refused)?;
+        if legacy {
+            return Err(AuthError::Refused(
+                "give a verifier as PostgreSQL stores it: SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>".into(),
+            ));
+        }
         self.users.insert(
             name.to_string(),
             UserEntry {
                 groups: groups.iter().cloned().collect(),
-                scram: Verifier::new(password).encode(),
+                scram: v.encode(),
             },
         );
         Ok(())
@@ -260,6 +198,7 @@ impl UsersFile {
         self.users
             .get(name)
             .and_then(|u| Verifier::parse(&u.scram).ok())
+            .map(|(v, _)| v)
     }
 }
 
@@ -267,11 +206,9 @@ impl UsersFile {
 mod tests {
     use super::*;
 
-    impl Verifier {
-        /// Whether `password` matches (logins check SCRAM proofs instead).
-        fn matches(&self, password: &str) -> bool {
-            Self::with_salt(password, &self.salt).salted_password == self.salted_password
-        }
+    /// Whether `password` matches (logins check SCRAM proofs instead).
+    fn matches(v: &Verifier, password: &str) -> bool {
+        Verifier::with_salt(password, &v.salt, v.iterations) == *v
     }
 
     #[test]
@@ -294,14 +231,47 @@ mod tests {
         let back = UsersFile::load(&path).unwrap();
         assert_eq!(back, f);
         let v = back.verifier("alice").unwrap();
-        assert!(v.matches("s3cret pass"));
-        assert!(!v.matches("s3cret pas"));
-        assert_eq!(Verifier::parse(&v.encode()).unwrap(), v);
-        // Same password, different salts.
-        assert_ne!(Verifier::new("x").salt, Verifier::new("x").salt);
-        // Decoys are stable per name and match nothing.
-        assert_eq!(Verifier::decoy("eve", b"k"), Verifier::decoy("eve", b"k"));
-        assert_ne!(Verifier::decoy("eve", b"k"), Verifier::decoy("eva", b"k"));
+        assert!(matches(&v, "s3cret pass"));
+        assert!(!matches(&v, "s3cret pas"));
+    }
+
+    /// A file of Mitra's first format (SaltedPassword) loads converted, and saving it leaves
+    /// no SaltedPassword on disk.
+    #[test]
+    fn salted_password_files_are_converted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("users.toml");
+        // alice / "s3cret pass", as the first format stored it.
+        std::fs::write(
+            &path,
+            "[users.alice]\ngroups = [\"hmumu\"]\nscram = \"SCRAM-SHA-256$4096:S+1q3aKPxHGC20ReBHskew==$U54nTU5IyBmwIEOzmcIPI0wHsLOo/AtIqdEUNvNuz5g=\"\n",
+        )
+        .unwrap();
+        let f = UsersFile::load(&path).unwrap();
+        assert_eq!(f.converted, 1);
+        f.save(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            !text.contains("U54nTU5IyBmwIEOzmcIPI0wHsLOo/AtIqdEUNvNuz5g="),
+            "{text}"
+        );
+        // The same keys PostgreSQL computes for that password and salt.
+        assert!(text.contains("v7gCjtGMZ0TJvJG4NsKkhoAtd9+3+QIlYXiahQcZjYg=:v3LD02GMNpoHpbAGhznZbzXx4zfQnIJai1WzsZ5jd5A="), "{text}");
+        let again = UsersFile::load(&path).unwrap();
+        assert_eq!(again.converted, 0);
+        assert_eq!(again.users, f.users);
+    }
+
+    /// A verifier copied from PostgreSQL's `pg_authid` logs in with its password.
+    #[test]
+    fn verifiers_from_postgres_are_taken_as_they_are() {
+        let pg = "SCRAM-SHA-256$4096:S+1q3aKPxHGC20ReBHskew==$v7gCjtGMZ0TJvJG4NsKkhoAtd9+3+QIlYXiahQcZjYg=:v3LD02GMNpoHpbAGhznZbzXx4zfQnIJai1WzsZ5jd5A=";
+        let mut f = UsersFile::default();
+        f.add_verifier("alice", pg, &["hmumu".into()]).unwrap();
+        assert!(matches(&f.verifier("alice").unwrap(), "s3cret pass"));
+        assert!(f
+            .add_verifier("bob", "SCRAM-SHA-256$4096:AAAA$AAAA", &[])
+            .is_err());
     }
 
     #[test]
@@ -318,13 +288,5 @@ mod tests {
         assert!(UsersFile::load(&path).is_err());
         std::fs::write(&path, "[users.alice]\npassword = \"x\"\n").unwrap();
         assert!(UsersFile::load(&path).is_err());
-        for bad in [
-            "SCRAM-SHA-256$4096:$AAAA",
-            "SCRAM-SHA-256$100:AAAA$AAAA",
-            "SCRAM-SHA-256$4096:AAAA",
-            "md5abc",
-        ] {
-            assert!(Verifier::parse(bad).is_err(), "{bad}");
-        }
     }
 }

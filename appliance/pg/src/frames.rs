@@ -4,9 +4,11 @@
 //! message stays inside its frame, so truncated or inconsistent frames panic in its decoders
 //! (`bytes` out of bounds) or smuggle bytes into the next message. The guard sits between the
 //! socket and pgwire's codec: it hands pgwire only whole frames whose structure it has checked
-//! (every field inside the frame, the frame consumed exactly), answers SSL/GSS encryption
-//! requests with "N" itself (Mitra serves no TLS; run it behind one if needed), and turns any
-//! other frame into a FATAL 08P01 ErrorResponse and a closed connection.
+//! (every field inside the frame, the frame consumed exactly), and turns any other frame into a
+//! FATAL 08P01 ErrorResponse and a closed connection. Before it, the connection's encryption
+//! is negotiated: an SSLRequest is answered "S" and TLS begins when the server has TLS, "N"
+//! otherwise (GSS encryption is always "N"); with `server.tls = required` a plaintext client is
+//! refused before authentication.
 
 use std::io;
 use std::net::SocketAddr;
@@ -17,6 +19,7 @@ use std::time::Duration;
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use futures::StreamExt;
+use mitra_store::config::TlsMode;
 use pgwire::api::store::PortalStore;
 use pgwire::api::{
     ClientInfo, ClientPortalStore, DefaultClient, ErrorHandler, PgWireConnectionState,
@@ -26,11 +29,12 @@ use pgwire::messages::response::ErrorResponse;
 use pgwire::messages::response::TransactionStatus;
 use pgwire::messages::{Message, PgWireFrontendMessage};
 use pgwire::tokio::server::{process_error, process_message, PgWireMessageServerCodec};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
 use tokio_util::codec::Framed;
 
 use super::handler::Prepared;
+use super::tls::Tls;
 use super::MitraHandlers;
 
 /// Largest startup-phase frame and largest small message (pgwire's own limit).
@@ -46,8 +50,8 @@ const CANCEL_REQUEST: i32 = 80_877_102;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Phase {
-    /// Untyped frames: SSL/GSS requests, then a startup or cancel message.
-    Startup { ssl: bool, gss: bool },
+    /// Untyped frames: a startup or cancel message.
+    Startup,
     /// Typed messages.
     Typed,
     /// After a cancel request or a rejected frame: nothing more is read.
@@ -70,17 +74,17 @@ pub struct FrameGuard<S> {
 }
 
 impl<S> FrameGuard<S> {
-    /// Wraps a client stream.
-    pub fn new(inner: S, peer: SocketAddr) -> Self {
+    /// Wraps a client stream whose encryption is negotiated; `prefix`: bytes already read
+    /// from it (the start of the startup packet).
+    pub fn new(inner: S, peer: SocketAddr, prefix: &[u8]) -> Self {
+        let mut raw = BytesMut::with_capacity(8192);
+        raw.extend_from_slice(prefix);
         Self {
             inner,
             peer,
-            raw: BytesMut::with_capacity(8192),
+            raw,
             ready: BytesMut::new(),
-            phase: Phase::Startup {
-                ssl: false,
-                gss: false,
-            },
+            phase: Phase::Startup,
             reply: None,
             fail: None,
             eof: false,
@@ -112,7 +116,7 @@ impl<S> FrameGuard<S> {
                 self.raw.clear();
                 Ok(false)
             }
-            Phase::Startup { ssl, gss } => {
+            Phase::Startup => {
                 if self.raw.len() < 4 {
                     return Ok(false);
                 }
@@ -127,16 +131,9 @@ impl<S> FrameGuard<S> {
                 let frame = self.raw.split_to(len);
                 let code = i32::from_be_bytes([frame[4], frame[5], frame[6], frame[7]]);
                 match code {
+                    // Each was answered once before the guard (`negotiate`).
                     SSL_REQUEST | GSSENC_REQUEST => {
-                        let seen = if code == SSL_REQUEST { ssl } else { gss };
-                        if len != 8 || seen {
-                            return Err("invalid encryption request".into());
-                        }
-                        self.phase = Phase::Startup {
-                            ssl: ssl || code == SSL_REQUEST,
-                            gss: gss || code == GSSENC_REQUEST,
-                        };
-                        self.reply = Some(Bytes::from_static(b"N"));
+                        return Err("invalid encryption request".into());
                     }
                     CANCEL_REQUEST => {
                         if !(16..=268).contains(&len) {
@@ -438,14 +435,98 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// Serves one client connection through the guard, with pgwire's message dispatch.
+/// What the encryption negotiation ended with.
+enum Negotiated {
+    /// Plaintext; the first 8 bytes of the startup or cancel packet were read.
+    Plain([u8; 8]),
+    /// The client asked for TLS and was answered "S".
+    Tls,
+}
+
+/// Answers SSL and GSS encryption requests (each at most once) until the client sends its
+/// startup or cancel packet or, on "S", begins TLS.
+async fn negotiate(socket: &mut TcpStream, tls: bool) -> io::Result<Negotiated> {
+    let (mut ssl, mut gss) = (false, false);
+    loop {
+        let mut head = [0u8; 8];
+        socket.read_exact(&mut head).await?;
+        let len = i32::from_be_bytes([head[0], head[1], head[2], head[3]]);
+        let code = i32::from_be_bytes([head[4], head[5], head[6], head[7]]);
+        match code {
+            SSL_REQUEST if len == 8 && !ssl => {
+                ssl = true;
+                if tls {
+                    socket.write_all(b"S").await?;
+                    return Ok(Negotiated::Tls);
+                }
+                socket.write_all(b"N").await?;
+            }
+            GSSENC_REQUEST if len == 8 && !gss => {
+                gss = true;
+                socket.write_all(b"N").await?;
+            }
+            _ => return Ok(Negotiated::Plain(head)),
+        }
+    }
+}
+
+/// Serves one client connection: encryption, then the guard with pgwire's message dispatch.
 pub async fn serve(
-    socket: TcpStream,
+    mut socket: TcpStream,
     peer: SocketAddr,
     handlers: Arc<MitraHandlers>,
+    tls: Option<Arc<Tls>>,
 ) -> io::Result<()> {
     socket.set_nodelay(true)?;
     let watch = watcher(&socket)?;
+    let negotiated = tokio::time::timeout(STARTUP_TIMEOUT, negotiate(&mut socket, tls.is_some()))
+        .await
+        .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "startup timed out"))??;
+    match (negotiated, tls) {
+        (Negotiated::Tls, Some(tls)) => {
+            let stream = tokio::time::timeout(STARTUP_TIMEOUT, tls.acceptor.accept(socket))
+                .await
+                .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "TLS handshake timed out"))?
+                .inspect_err(|e| tracing::info!(%peer, error = %e, "TLS handshake failed"))?;
+            let guard = FrameGuard::new(stream, peer, &[]);
+            messages(guard, peer, handlers, watch, true).await
+        }
+        (Negotiated::Plain(head), tls) => {
+            let code = i32::from_be_bytes([head[4], head[5], head[6], head[7]]);
+            // Cancel requests come on their own plaintext connection (libpq before 17).
+            if tls.is_some_and(|t| t.mode == TlsMode::Required) && code != CANCEL_REQUEST {
+                tracing::info!(%peer, "plaintext connection refused: server.tls = required");
+                let info = ErrorInfo::new(
+                    "FATAL".into(),
+                    "28000".into(),
+                    "this server accepts TLS connections only (server.tls = required): \
+                     connect with sslmode=require"
+                        .into(),
+                );
+                let mut buf = BytesMut::new();
+                if ErrorResponse::from(info).encode(&mut buf).is_ok() {
+                    socket.write_all(&buf).await?;
+                }
+                return Ok(());
+            }
+            let guard = FrameGuard::new(socket, peer, &head);
+            messages(guard, peer, handlers, watch, false).await
+        }
+        (Negotiated::Tls, None) => Ok(()),
+    }
+}
+
+/// The message loop of a connection until it ends.
+async fn messages<S>(
+    guard: FrameGuard<S>,
+    peer: SocketAddr,
+    handlers: Arc<MitraHandlers>,
+    watch: TcpStream,
+    secure: bool,
+) -> io::Result<()>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + Sync + 'static,
+{
     // The disconnect is watched on its own task: a statement blocked in a synchronous wait
     // (answer_from's generation) still learns that its client is gone.
     let interrupt = handlers.interrupt.clone();
@@ -457,11 +538,8 @@ pub async fn serve(
         }))
     };
     let mut registered = None;
-    let client = DefaultClient::<Prepared>::new(peer, false);
-    let mut framed = Framed::new(
-        FrameGuard::new(socket, peer),
-        PgWireMessageServerCodec::new(client),
-    );
+    let client = DefaultClient::<Prepared>::new(peer, secure);
+    let mut framed = Framed::new(guard, PgWireMessageServerCodec::new(client));
     framed.set_state(PgWireConnectionState::AwaitingStartup);
     let startup = handlers.startup.clone();
     let simple = handlers.service.clone();

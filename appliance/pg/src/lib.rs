@@ -22,6 +22,7 @@ mod single_row;
 mod startup;
 mod subquery;
 mod templates;
+mod tls;
 mod type_queries;
 mod version;
 mod wire_types;
@@ -111,6 +112,31 @@ fn refuse_unauthenticated(addr: &SocketAddr, logins: bool) -> Result<(), ServerE
     Ok(())
 }
 
+/// Rewrites a users file that still holds SaltedPasswords (Mitra's first format, from which a
+/// login can be made) as StoredKey/ServerKey verifiers; refuses to start when it cannot.
+fn migrate_users(cfg: &ServerConfig) -> Result<(), ServerError> {
+    let Some(path) = &cfg.users_file else {
+        return Ok(());
+    };
+    let file = mitra_auth::UsersFile::load(path).map_err(|e| ServerError(e.to_string()))?;
+    if file.converted == 0 {
+        return Ok(());
+    }
+    file.save(path).map_err(|e| {
+        ServerError(format!(
+            "the users file holds {} verifier(s) in Mitra's first format (SaltedPassword, which \
+             logs in if the file is stolen) and cannot be rewritten: {e}. Run `mitra users list` \
+             as the file's owner to convert it",
+            file.converted
+        ))
+    })?;
+    tracing::warn!(
+        converted = file.converted,
+        "users file: SaltedPassword verifiers rewritten as StoredKey/ServerKey (PostgreSQL's form)"
+    );
+    Ok(())
+}
+
 /// A bound server, ready to accept connections.
 pub struct Server {
     listener: TcpListener,
@@ -121,6 +147,8 @@ pub struct Server {
     connections: Arc<cancel::Connections>,
     limiter: Option<Arc<Semaphore>>,
     log: handler::FailureLog,
+    tls: Option<Arc<tls::Tls>>,
+    throttle: Arc<mitra_auth::LoginThrottle>,
 }
 
 /// A connection's own session: the server's tables and functions, its own settings, and its
@@ -175,8 +203,19 @@ impl Server {
             .next()
             .ok_or_else(|| ServerError(format!("{} resolves to no address", cfg.listen)))?;
         // Logins are required for the server's lifetime when users exist now.
+        migrate_users(cfg)?;
         let logins = users_configured(cfg)?;
         refuse_unauthenticated(&addr, logins)?;
+        // A missing or invalid certificate or key stops the server here (fail closed).
+        let tls = tls::load(cfg)?;
+        if tls.is_none() && logins && !addr.ip().is_loopback() {
+            tracing::warn!(
+                %addr,
+                "serving logins on a non-loopback address without TLS: questions, answers and \
+                 passages cross the network in clear. Set server.tls = \"required\" with \
+                 server.tls_cert and server.tls_key"
+            );
+        }
         setup_pg_catalog(&ctx, DATABASE, EmptyContextProvider)
             .map_err(|e| ServerError(format!("pg_catalog setup: {e}")))?;
         catalog::install(&ctx, DATABASE)?;
@@ -214,6 +253,11 @@ impl Server {
                 statement_chars: cfg.log_statement_chars,
                 parameters: cfg.log_parameters,
             },
+            tls,
+            throttle: Arc::new(mitra_auth::LoginThrottle::new(
+                cfg.login_max_failures,
+                std::time::Duration::from_secs(cfg.login_lockout_s),
+            )),
         })
     }
 
@@ -244,7 +288,12 @@ impl Server {
                 },
                 None => None,
             };
-            let startup = MitraStartup::new(self.users.clone(), self.manager.clone());
+            let startup = MitraStartup::new(
+                self.users.clone(),
+                self.manager.clone(),
+                self.tls.as_ref().and_then(|t| t.end_point.clone()),
+                self.throttle.clone(),
+            );
             let interrupt = Interrupt::new();
             let ctx = Arc::new(connection_session(
                 &self.base,
@@ -263,12 +312,13 @@ impl Server {
                 interrupt,
                 connections: self.connections.clone(),
             });
+            let tls = self.tls.clone();
             tokio::spawn(async move {
                 let _permit = permit;
                 tracing::debug!(%peer, "connection");
                 let session = SESSION.scope(
                     peer,
-                    AssertUnwindSafe(frames::serve(socket, peer, handlers)).catch_unwind(),
+                    AssertUnwindSafe(frames::serve(socket, peer, handlers, tls)).catch_unwind(),
                 );
                 match session.await {
                     Ok(Ok(())) => {}

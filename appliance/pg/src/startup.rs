@@ -1,4 +1,5 @@
-//! Connection startup: database name check, then no authentication (loopback) or SCRAM-SHA-256.
+//! Connection startup: database name check, then no authentication (loopback) or SCRAM-SHA-256
+//! against StoredKeys, with channel binding on TLS and a failed-login limit per address.
 
 use std::fmt::Debug;
 use std::path::PathBuf;
@@ -6,17 +7,21 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use futures::{Sink, SinkExt};
-use mitra_auth::{Principal, UsersFile, Verifier, SCRAM_ITERATIONS};
+use mitra_auth::scram::{self, Exchange, ScramError};
+use mitra_auth::{LoginThrottle, Principal, UsersFile, Verifier};
 use pgwire::api::auth::noop::NoopStartupHandler;
-use pgwire::api::auth::sasl::scram::ScramAuth;
-use pgwire::api::auth::sasl::SASLAuthStartupHandler;
 use pgwire::api::auth::{
-    AuthSource, DefaultServerParameterProvider, LoginInfo, Password, StartupHandler,
+    finish_authentication, protocol_negotiation, save_startup_parameters_to_metadata,
+    DefaultServerParameterProvider, StartupHandler,
 };
-use pgwire::api::{ClientInfo, ConnectionManager};
+use pgwire::api::{
+    ClientInfo, ConnectionManager, PgWireConnectionState, PidSecretKeyGenerator,
+    RandomPidSecretKeyGenerator,
+};
 use pgwire::error::{ErrorInfo, PgWireError, PgWireResult};
-use pgwire::messages::startup::ParameterStatus;
+use pgwire::messages::startup::{Authentication, ParameterStatus};
 use pgwire::messages::{PgWireBackendMessage, PgWireFrontendMessage};
+use tokio::sync::Mutex;
 
 use mitra_sql::DATABASE;
 
@@ -120,17 +125,156 @@ impl UsersSource {
     }
 }
 
-#[async_trait]
-impl AuthSource for UsersSource {
-    /// The user's salt and salted password; an unknown user gets a decoy that no password
-    /// matches, so the exchange fails the same way as for a wrong password.
-    async fn get_password(&self, login: &LoginInfo) -> PgWireResult<Password> {
-        let user = login.user().unwrap_or_default();
-        let v = self
-            .load()
+impl UsersSource {
+    /// The verifier of `user`; an unknown user gets a decoy that no password matches, so the
+    /// exchange fails the same way as for a wrong password.
+    fn verifier(&self, user: &str) -> Verifier {
+        self.load()
             .verifier(user)
-            .unwrap_or_else(|| Verifier::decoy(user, &self.secret));
-        Ok(Password::new(Some(v.salt), v.salted_password))
+            .unwrap_or_else(|| Verifier::decoy(user, &self.secret))
+    }
+}
+
+/// Process ids and cancel keys of logged-in connections (one counter for the server).
+static PIDS: std::sync::LazyLock<RandomPidSecretKeyGenerator> =
+    std::sync::LazyLock::new(RandomPidSecretKeyGenerator::default);
+
+/// Where a SCRAM login stands.
+enum ScramState {
+    /// Waiting for the startup message.
+    Initial,
+    /// AuthenticationSASL sent; waiting for the SASLInitialResponse.
+    Offered,
+    /// server-first sent; waiting for the client-final message.
+    FirstSent(Box<Exchange>),
+}
+
+/// SCRAM-SHA-256 (and SCRAM-SHA-256-PLUS on TLS) against the users file's StoredKeys.
+pub struct ScramLogin {
+    users: Arc<UsersSource>,
+    manager: Arc<ConnectionManager>,
+    /// The certificate hash of the server's TLS (channel binding), when it has one.
+    end_point: Option<Arc<[u8]>>,
+    throttle: Arc<LoginThrottle>,
+    state: Mutex<ScramState>,
+}
+
+fn fatal(code: &str, message: String) -> PgWireError {
+    PgWireError::UserError(Box::new(ErrorInfo::new(
+        "FATAL".into(),
+        code.into(),
+        message,
+    )))
+}
+
+impl ScramLogin {
+    async fn on_startup<C>(
+        &self,
+        client: &mut C,
+        message: PgWireFrontendMessage,
+    ) -> PgWireResult<()>
+    where
+        C: ClientInfo + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        let ip = client.socket_addr().ip();
+        let user = client
+            .metadata()
+            .get(pgwire::api::METADATA_USER)
+            .cloned()
+            .unwrap_or_default();
+        // Channel binding is offered on TLS connections only.
+        let end_point = self.end_point.as_deref().filter(|_| client.is_secure());
+        let mut state = self.state.lock().await;
+        match (message, &*state) {
+            (PgWireFrontendMessage::Startup(startup), ScramState::Initial) => {
+                protocol_negotiation(client, &startup).await?;
+                save_startup_parameters_to_metadata(client, &startup);
+                if let Err(wait) = self.throttle.check(ip) {
+                    let user = startup.parameters.get("user").cloned().unwrap_or_default();
+                    tracing::warn!(%user, peer = %client.socket_addr(), "login refused: too many failed logins from this address (SQLSTATE 28000)");
+                    return Err(fatal(
+                        "28000",
+                        format!(
+                            "too many failed logins from {ip}; try again in {} s",
+                            wait.as_secs().max(1)
+                        ),
+                    ));
+                }
+                client.set_state(PgWireConnectionState::AuthenticationInProgress);
+                client
+                    .send(PgWireBackendMessage::Authentication(Authentication::SASL(
+                        scram::mechanisms(end_point),
+                    )))
+                    .await?;
+                *state = ScramState::Offered;
+                Ok(())
+            }
+            (PgWireFrontendMessage::PasswordMessageFamily(msg), ScramState::Offered) => {
+                let initial = msg.into_sasl_initial_response()?;
+                let data = initial.data.as_deref().unwrap_or_default();
+                let (first, exchange) = scram::server_first(
+                    &initial.auth_method,
+                    data,
+                    self.users.verifier(&user),
+                    end_point,
+                    &scram::random_nonce(),
+                )
+                .map_err(|e| self.refused(&user, client.socket_addr(), e))?;
+                client
+                    .send(PgWireBackendMessage::Authentication(
+                        Authentication::SASLContinue(first.into_bytes().into()),
+                    ))
+                    .await?;
+                *state = ScramState::FirstSent(Box::new(exchange));
+                Ok(())
+            }
+            (PgWireFrontendMessage::PasswordMessageFamily(msg), ScramState::FirstSent(ex)) => {
+                let response = msg.into_sasl_response()?;
+                let last = ex
+                    .finish(&response.data)
+                    .map_err(|e| self.refused(&user, client.socket_addr(), e))?;
+                *state = ScramState::Initial;
+                self.throttle.succeeded(ip);
+                client
+                    .send(PgWireBackendMessage::Authentication(
+                        Authentication::SASLFinal(last.into_bytes().into()),
+                    ))
+                    .await?;
+                let (pid, secret) = PIDS.generate(client);
+                client.set_pid_and_secret_key(pid, secret.clone());
+                // Cancel requests find the connection through pgwire's manager.
+                let (handle, guard) = self.manager.register(pid, secret);
+                client.session_extensions().insert(handle);
+                client.session_extensions().insert(guard);
+                finish_authentication(client, &parameters()).await
+            }
+            _ => Err(fatal(
+                "08P01",
+                "unexpected message during authentication".into(),
+            )),
+        }
+    }
+
+    /// The error of a failed exchange; a wrong proof counts against the address.
+    fn refused(&self, user: &str, peer: std::net::SocketAddr, e: ScramError) -> PgWireError {
+        match e {
+            ScramError::InvalidProof => {
+                self.throttle.failed(peer.ip());
+                // SCRAM never carries the password: the log names only who and from where.
+                tracing::warn!(%user, %peer, "authentication failed (SQLSTATE 28P01)");
+                fatal(
+                    "28P01",
+                    format!("password authentication failed for user \"{user}\""),
+                )
+            }
+            ScramError::Protocol(m) => {
+                self.throttle.failed(peer.ip());
+                tracing::warn!(%user, %peer, message = %m, "authentication failed (SQLSTATE 08P01)");
+                fatal("08P01", m)
+            }
+        }
     }
 }
 
@@ -139,25 +283,28 @@ pub enum MitraStartup {
     /// Any user name is accepted (no users configured; loopback only).
     NoAuth(NoAuth),
     /// SCRAM-SHA-256 against the users file.
-    Scram(Box<SASLAuthStartupHandler<DefaultServerParameterProvider>>),
+    Scram(Box<ScramLogin>),
 }
 
 impl MitraStartup {
     /// No authentication without `users` (decided once, when the server binds); SCRAM-SHA-256
     /// otherwise, for the server's lifetime, whatever later happens to the file (fail closed).
     /// SCRAM keeps per-connection state: one handler per connection.
-    pub fn new(users: Option<Arc<UsersSource>>, manager: Arc<ConnectionManager>) -> Self {
+    pub fn new(
+        users: Option<Arc<UsersSource>>,
+        manager: Arc<ConnectionManager>,
+        end_point: Option<Arc<[u8]>>,
+        throttle: Arc<LoginThrottle>,
+    ) -> Self {
         match users {
             None => Self::NoAuth(NoAuth { manager }),
-            Some(users) => {
-                let mut scram = ScramAuth::new(users);
-                scram.set_iterations(SCRAM_ITERATIONS);
-                Self::Scram(Box::new(
-                    SASLAuthStartupHandler::new(Arc::new(parameters()))
-                        .with_scram(scram)
-                        .with_connection_manager(manager),
-                ))
-            }
+            Some(users) => Self::Scram(Box::new(ScramLogin {
+                users,
+                manager,
+                end_point,
+                throttle,
+                state: Mutex::new(ScramState::Initial),
+            })),
         }
     }
 }
@@ -187,24 +334,8 @@ impl StartupHandler for MitraStartup {
         }
         match self {
             Self::NoAuth(h) => h.on_startup(client, message).await,
-            Self::Scram(h) => match h.on_startup(client, message).await {
-                Err(PgWireError::InvalidPassword(_)) => {
-                    // The login is the startup user (libpq leaves SCRAM's user name empty).
-                    // SCRAM never carries the password: the log names only who and from where.
-                    let user = client
-                        .metadata()
-                        .get(pgwire::api::METADATA_USER)
-                        .cloned()
-                        .unwrap_or_default();
-                    tracing::warn!(%user, peer = %client.socket_addr(), "authentication failed (SQLSTATE 28P01)");
-                    Err(PgWireError::UserError(Box::new(ErrorInfo::new(
-                        "FATAL".into(),
-                        "28P01".into(),
-                        format!("password authentication failed for user \"{user}\""),
-                    ))))
-                }
-                r => r,
-            },
+            // The login is the startup user (libpq leaves SCRAM's user name empty).
+            Self::Scram(h) => h.on_startup(client, message).await,
         }
     }
 }

@@ -13,7 +13,8 @@ pub struct ServeArgs {
 
 /// Runs `mitra serve`.
 pub async fn run(mut cfg: Config, args: ServeArgs) -> Result<(), AppError> {
-    super::init_logs("info,lance=warn,lance_core=warn,lance_io=warn,lance_file=warn,lance_table=warn,lance_encoding=warn");
+    // rustls logs clients' TLS alerts (a client closing with user_canceled) as warnings.
+    super::init_logs("info,lance=warn,lance_core=warn,lance_io=warn,lance_file=warn,lance_table=warn,lance_encoding=warn,rustls=error");
     if let Some(l) = args.listen {
         cfg.server.listen = l;
     }
@@ -30,8 +31,12 @@ pub async fn serve(cfg: &Config, banner: bool) -> Result<(), AppError> {
     tracing::info!(%addr, data = %cfg.data_dir.display(), "serving");
     if banner {
         println!("Mitra is serving {} on {addr}", cfg.data_dir.display());
+        let ssl = match cfg.server.tls {
+            mitra::config::TlsMode::Off => "",
+            _ => " sslmode=require",
+        };
         println!(
-            "Connect with:  psql \"host={} port={} dbname=mitra user=physicist\"",
+            "Connect with:  psql \"host={} port={} dbname=mitra user=physicist{ssl}\"",
             addr.ip(),
             addr.port()
         );

@@ -372,6 +372,31 @@ pub struct ServerConfig {
     /// Whether the log line of a failed statement carries its bound parameters (they may hold
     /// what users searched for; off by default).
     pub log_parameters: bool,
+    /// TLS on the wire: `"off"`, `"optional"` (clients choose, as `sslmode=prefer`) or
+    /// `"required"` (plaintext clients are refused before authentication).
+    pub tls: TlsMode,
+    /// The server's certificate chain (PEM), required unless `tls = "off"`.
+    pub tls_cert: Option<PathBuf>,
+    /// The certificate's private key (PEM), required unless `tls = "off"`.
+    pub tls_key: Option<PathBuf>,
+    /// Failed logins from one address within `login_lockout_s` that lock the address out for
+    /// `login_lockout_s` (0: no limit).
+    pub login_max_failures: u32,
+    /// The window and the lockout of `login_max_failures`, in seconds.
+    pub login_lockout_s: u64,
+}
+
+/// Whether the server speaks TLS.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum TlsMode {
+    /// Plaintext only: SSL requests are answered "N".
+    #[default]
+    Off,
+    /// TLS for clients that ask for it; plaintext for those that do not.
+    Optional,
+    /// TLS only; plaintext clients are refused before authentication.
+    Required,
 }
 
 impl ServerConfig {
@@ -391,6 +416,11 @@ impl Default for ServerConfig {
             max_connections: 64,
             log_statement_chars: 1024,
             log_parameters: false,
+            tls: TlsMode::Off,
+            tls_cert: None,
+            tls_key: None,
+            login_max_failures: 10,
+            login_lockout_s: 60,
         }
     }
 }
