@@ -13,6 +13,7 @@ mod dense;
 mod eval;
 mod front;
 mod ingest_versions;
+mod limits;
 mod logins;
 mod pgwire;
 mod plugin_ingest;

@@ -49,6 +49,9 @@ pub enum FrontError {
     /// An internal failure (the analyses catalog could not be read).
     #[error("{0}")]
     Internal(String),
+    /// A result beyond `limits.max_result_rows` or `limits.max_result_mb`.
+    #[error("{0}")]
+    ResultTooLarge(String),
     /// Other statements are ignored until the failed transaction block ends.
     #[error("current transaction is aborted, commands ignored until end of transaction block")]
     InFailedTransaction,
@@ -68,6 +71,7 @@ impl FrontError {
             FrontError::TooManyParameters => "54023",
             FrontError::InvalidValue(_) => "22023",
             FrontError::Internal(_) => "XX000",
+            FrontError::ResultTooLarge(_) => "54000",
         }
     }
 

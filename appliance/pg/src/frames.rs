@@ -470,49 +470,124 @@ async fn negotiate(socket: &mut TcpStream, tls: bool) -> io::Result<Negotiated> 
     }
 }
 
+/// A connection after its encryption was negotiated.
+enum Opened {
+    /// TLS established.
+    Tls(Box<tokio_rustls::server::TlsStream<TcpStream>>),
+    /// Plaintext, with the first 8 bytes of the startup or cancel packet.
+    Plain(TcpStream, [u8; 8]),
+}
+
+/// `work` within the startup timeout.
+async fn in_time<T>(
+    what: &str,
+    work: impl std::future::Future<Output = io::Result<T>>,
+) -> io::Result<T> {
+    tokio::time::timeout(STARTUP_TIMEOUT, work)
+        .await
+        .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, format!("{what} timed out")))?
+}
+
+/// Negotiates encryption and, when the client asked for it and the server has it, TLS.
+async fn open(mut socket: TcpStream, peer: SocketAddr, tls: Option<&Tls>) -> io::Result<Opened> {
+    let negotiated = in_time("startup", negotiate(&mut socket, tls.is_some())).await?;
+    match (negotiated, tls) {
+        (Negotiated::Tls, Some(tls)) => {
+            let stream = in_time("TLS handshake", tls.acceptor.accept(socket))
+                .await
+                .inspect_err(|e| tracing::info!(%peer, error = %e, "TLS handshake failed"))?;
+            Ok(Opened::Tls(Box::new(stream)))
+        }
+        (Negotiated::Plain(head), _) => Ok(Opened::Plain(socket, head)),
+        (Negotiated::Tls, None) => Err(io::ErrorKind::InvalidData.into()),
+    }
+}
+
+/// Reads the rest of the startup packet whose first 8 bytes are `head` (`None`: read them
+/// too), so that closing after an error does not reset the connection before the client
+/// reads it.
+async fn drain_startup<S: AsyncRead + Unpin>(
+    stream: &mut S,
+    head: Option<[u8; 8]>,
+) -> io::Result<()> {
+    let head = match head {
+        Some(h) => h,
+        None => {
+            let mut h = [0u8; 8];
+            stream.read_exact(&mut h).await?;
+            h
+        }
+    };
+    let len = i32::from_be_bytes([head[0], head[1], head[2], head[3]]);
+    let rest = usize::try_from(len).unwrap_or(0).clamp(8, MAX_SMALL_FRAME) - 8;
+    let mut buf = vec![0u8; rest];
+    stream.read_exact(&mut buf).await.map(|_| ())
+}
+
+/// Writes one FATAL error and ends the connection.
+async fn fatal<S: AsyncWrite + Unpin>(stream: &mut S, code: &str, message: &str) -> io::Result<()> {
+    let info = ErrorInfo::new("FATAL".into(), code.into(), message.into());
+    let mut buf = BytesMut::new();
+    if ErrorResponse::from(info).encode(&mut buf).is_ok() {
+        stream.write_all(&buf).await?;
+        stream.flush().await?;
+    }
+    Ok(())
+}
+
+/// Refuses a connection with a FATAL error, sent after the encryption the client asked for
+/// (libpq reads an error only once SSL is settled), as PostgreSQL's "too many clients".
+pub async fn refuse(
+    socket: TcpStream,
+    peer: SocketAddr,
+    tls: Option<Arc<Tls>>,
+    code: &str,
+    message: &str,
+) -> io::Result<()> {
+    match open(socket, peer, tls.as_deref()).await? {
+        Opened::Tls(mut stream) => {
+            in_time("startup", drain_startup(&mut stream, None)).await?;
+            fatal(&mut stream, code, message).await
+        }
+        Opened::Plain(mut socket, head) => {
+            in_time("startup", drain_startup(&mut socket, Some(head))).await?;
+            fatal(&mut socket, code, message).await
+        }
+    }
+}
+
 /// Serves one client connection: encryption, then the guard with pgwire's message dispatch.
 pub async fn serve(
-    mut socket: TcpStream,
+    socket: TcpStream,
     peer: SocketAddr,
     handlers: Arc<MitraHandlers>,
     tls: Option<Arc<Tls>>,
 ) -> io::Result<()> {
     socket.set_nodelay(true)?;
     let watch = watcher(&socket)?;
-    let negotiated = tokio::time::timeout(STARTUP_TIMEOUT, negotiate(&mut socket, tls.is_some()))
-        .await
-        .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "startup timed out"))??;
-    match (negotiated, tls) {
-        (Negotiated::Tls, Some(tls)) => {
-            let stream = tokio::time::timeout(STARTUP_TIMEOUT, tls.acceptor.accept(socket))
-                .await
-                .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "TLS handshake timed out"))?
-                .inspect_err(|e| tracing::info!(%peer, error = %e, "TLS handshake failed"))?;
-            let guard = FrameGuard::new(stream, peer, &[]);
+    let required = tls.as_ref().is_some_and(|t| t.mode == TlsMode::Required);
+    match open(socket, peer, tls.as_deref()).await? {
+        Opened::Tls(stream) => {
+            let guard = FrameGuard::new(*stream, peer, &[]);
             messages(guard, peer, handlers, watch, true).await
         }
-        (Negotiated::Plain(head), tls) => {
+        Opened::Plain(mut socket, head) => {
             let code = i32::from_be_bytes([head[4], head[5], head[6], head[7]]);
             // Cancel requests come on their own plaintext connection (libpq before 17).
-            if tls.is_some_and(|t| t.mode == TlsMode::Required) && code != CANCEL_REQUEST {
+            if required && code != CANCEL_REQUEST {
                 tracing::info!(%peer, "plaintext connection refused: server.tls = required");
-                let info = ErrorInfo::new(
-                    "FATAL".into(),
-                    "28000".into(),
+                in_time("startup", drain_startup(&mut socket, Some(head))).await?;
+                return fatal(
+                    &mut socket,
+                    "28000",
                     "this server accepts TLS connections only (server.tls = required): \
-                     connect with sslmode=require"
-                        .into(),
-                );
-                let mut buf = BytesMut::new();
-                if ErrorResponse::from(info).encode(&mut buf).is_ok() {
-                    socket.write_all(&buf).await?;
-                }
-                return Ok(());
+                     connect with sslmode=require",
+                )
+                .await;
             }
             let guard = FrameGuard::new(socket, peer, &head);
             messages(guard, peer, handlers, watch, false).await
         }
-        (Negotiated::Tls, None) => Ok(()),
     }
 }
 
@@ -558,6 +633,28 @@ where
             tokio::select! {
                 _ = &mut deadline => None,
                 msg = framed.next() => msg,
+            }
+        } else if let Some(idle) = handlers
+            .idle_timeout
+            .filter(|_| framed.transaction_status() == TransactionStatus::Idle)
+        {
+            // idle_session_timeout: outside a transaction block, as PostgreSQL.
+            match tokio::time::timeout(idle, framed.next()).await {
+                Ok(msg) => msg,
+                Err(_) => {
+                    tracing::info!(%peer, "closing an idle session (server.idle_session_timeout_s)");
+                    let info = ErrorInfo::new(
+                        "FATAL".into(),
+                        "57P05".into(),
+                        "terminating connection due to idle-session timeout".into(),
+                    );
+                    let _ = futures::SinkExt::send(
+                        &mut framed,
+                        pgwire::messages::PgWireBackendMessage::ErrorResponse(info.into()),
+                    )
+                    .await;
+                    break;
+                }
             }
         } else {
             framed.next().await

@@ -521,6 +521,16 @@ impl MitraService {
         // Rows are computed as they are sent (answer() generates then): a cancel request or the
         // statement timeout stops the stream with 57014.
         let resp = until_stopped(resp, self.interrupt.statement());
+        let caps = self
+            .ctx
+            .state_ref()
+            .read()
+            .config()
+            .get_extension::<mitra_sql::memory::ResultCaps>();
+        let resp = match caps {
+            Some(c) => super::caps::capped(resp, *c),
+            None => resp,
+        };
         let who = (client.socket_addr(), rewrite::login(client));
         let resp = self.log.watch(resp, who, logged.0, logged.1);
         Ok(Response::Query(floats::postgres_infinity(resp)))

@@ -3,6 +3,7 @@
 mod array_exists;
 mod ast;
 mod cancel;
+mod caps;
 mod catalog;
 mod copy;
 mod division;
@@ -63,6 +64,8 @@ pub struct MitraHandlers {
     interrupt: Arc<Interrupt>,
     /// Where cancel requests find the connection.
     connections: Arc<cancel::Connections>,
+    /// `server.idle_session_timeout_s`: an idle session (outside a transaction) is closed.
+    idle_timeout: Option<std::time::Duration>,
 }
 
 impl PgWireServerHandlers for MitraHandlers {
@@ -137,6 +140,10 @@ fn migrate_users(cfg: &ServerConfig) -> Result<(), ServerError> {
     Ok(())
 }
 
+/// Connections refused with 53300 at the same time, at most (each waits for its client's
+/// startup packet, up to the startup timeout).
+const MAX_REFUSALS: usize = 64;
+
 /// A bound server, ready to accept connections.
 pub struct Server {
     listener: TcpListener,
@@ -149,6 +156,9 @@ pub struct Server {
     log: handler::FailureLog,
     tls: Option<Arc<tls::Tls>>,
     throttle: Arc<mitra_auth::LoginThrottle>,
+    idle_timeout: Option<std::time::Duration>,
+    /// Connections being refused (53300) at once; beyond it they are dropped unanswered.
+    refusals: Arc<Semaphore>,
 }
 
 /// A connection's own session: the server's tables and functions, its own settings, and its
@@ -158,7 +168,22 @@ fn connection_session(
     auth: bool,
     interrupt: &Arc<Interrupt>,
 ) -> SessionContext {
-    let mut state = base.state();
+    // The connection's own share of the server's query memory, under the per-session limit.
+    let base_rt = base.runtime_env();
+    let state = match base_rt
+        .memory_pool
+        .downcast_ref::<mitra_sql::memory::SessionPool>()
+        .map(|p| {
+            datafusion::execution::runtime_env::RuntimeEnvBuilder::from_runtime_env(&base_rt)
+                .with_memory_pool(Arc::new(p.sibling()))
+                .build_arc()
+        }) {
+        Some(Ok(rt)) => datafusion::execution::SessionStateBuilder::new_from_existing(base.state())
+            .with_runtime_env(rt)
+            .build(),
+        _ => base.state(),
+    };
+    let mut state = state;
     let principal = if auth {
         Principal::nobody()
     } else {
@@ -258,6 +283,9 @@ impl Server {
                 cfg.login_max_failures,
                 std::time::Duration::from_secs(cfg.login_lockout_s),
             )),
+            idle_timeout: (cfg.idle_session_timeout_s > 0)
+                .then(|| std::time::Duration::from_secs(cfg.idle_session_timeout_s)),
+            refusals: Arc::new(Semaphore::new(MAX_REFUSALS)),
         })
     }
 
@@ -282,7 +310,21 @@ impl Server {
                 Some(sem) => match sem.clone().try_acquire_owned() {
                     Ok(p) => Some(p),
                     Err(_) => {
-                        tracing::warn!(%peer, "connection refused: server.max_connections reached");
+                        tracing::warn!(%peer, "connection refused: server.max_connections reached (SQLSTATE 53300)");
+                        if let Ok(p) = self.refusals.clone().try_acquire_owned() {
+                            let tls = self.tls.clone();
+                            tokio::spawn(async move {
+                                let _p = p;
+                                let _ = frames::refuse(
+                                    socket,
+                                    peer,
+                                    tls,
+                                    "53300",
+                                    "sorry, too many clients already (server.max_connections)",
+                                )
+                                .await;
+                            });
+                        }
                         continue;
                     }
                 },
@@ -311,6 +353,7 @@ impl Server {
                 cancel: self.cancel.clone(),
                 interrupt,
                 connections: self.connections.clone(),
+                idle_timeout: self.idle_timeout,
             });
             let tls = self.tls.clone();
             tokio::spawn(async move {

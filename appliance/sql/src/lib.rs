@@ -12,6 +12,7 @@ mod join_pushdown;
 mod literals;
 mod live_table;
 pub mod llm;
+pub mod memory;
 pub mod registry;
 mod replay_fn;
 pub mod rerank;
@@ -108,8 +109,9 @@ pub async fn build_session_with(
     let config = SessionConfig::new()
         .with_default_catalog_and_schema(DATABASE, "public")
         .with_information_schema(true);
+    // One pool for the server; this session's limit on it (connections take siblings).
     let runtime = RuntimeEnvBuilder::new()
-        .with_memory_limit(limits.max_query_memory_mb.saturating_mul(1024 * 1024), 1.0)
+        .with_memory_pool(Arc::new(memory::SessionPool::for_server(&limits)))
         .build_arc()
         .map_err(|e| StoreError::Schema(format!("runtime: {e}")))?;
     let (opts, params) = mitra_store::index_options(cfg);
@@ -118,7 +120,9 @@ pub async fn build_session_with(
             .map_err(|e| StoreError::Schema(format!("analyses: {e}")))?,
     );
     // The session commands (`SET mitra.analysis`) check scopes against the same catalog.
-    let config = config.with_extension(catalog.clone());
+    let config = config
+        .with_extension(catalog.clone())
+        .with_extension(Arc::new(memory::ResultCaps::new(&limits)));
     let ctx = with_unknown_literals(SessionContext::new_with_config_rt(config, runtime));
     for (name, schema) in [
         ("documents", None),

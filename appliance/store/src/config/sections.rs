@@ -384,6 +384,9 @@ pub struct ServerConfig {
     pub login_max_failures: u32,
     /// The window and the lockout of `login_max_failures`, in seconds.
     pub login_lockout_s: u64,
+    /// A session idle this long outside a transaction block is closed with SQLSTATE 57P05, as
+    /// PostgreSQL's `idle_session_timeout` (0: never).
+    pub idle_session_timeout_s: u64,
 }
 
 /// Whether the server speaks TLS.
@@ -421,6 +424,7 @@ impl Default for ServerConfig {
             tls_key: None,
             login_max_failures: 10,
             login_lockout_s: 60,
+            idle_session_timeout_s: 0,
         }
     }
 }
@@ -520,6 +524,15 @@ pub struct LimitsConfig {
     /// Memory one SQL session may use for query execution (sorts and aggregates spill to disk
     /// beyond it; operators that cannot spill fail with SQLSTATE 53200).
     pub max_query_memory_mb: usize,
+    /// Memory all sessions together may use for query execution, shared fairly among them
+    /// (0: 40% of the machine's memory, leaving the rest to the models and caches).
+    pub server_memory_mb: usize,
+    /// Most rows one statement may return (0: no limit); beyond it the statement ends with
+    /// SQLSTATE 54000 after the rows sent.
+    pub max_result_rows: u64,
+    /// Most bytes of rows one statement may return on the wire, in MiB (0: no limit); beyond it
+    /// the statement ends with SQLSTATE 54000.
+    pub max_result_mb: u64,
 }
 
 impl Default for LimitsConfig {
@@ -528,6 +541,9 @@ impl Default for LimitsConfig {
             max_k: 10_000,
             max_query_bytes: 8 * 1024,
             max_query_memory_mb: 4096,
+            server_memory_mb: 0,
+            max_result_rows: 0,
+            max_result_mb: 1024,
         }
     }
 }
