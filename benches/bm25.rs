@@ -149,7 +149,7 @@ async fn main() {
             .unwrap();
         }
         let r = ing.finish().await.unwrap();
-        mitra::ingest::compact(&mut store, &mut index)
+        mitra::ingest::compact(&mut store, &mut index, 16)
             .await
             .unwrap();
         let mut rng = Lcg(7);

@@ -190,7 +190,7 @@ async fn generated(mut cfg: Config, n: usize) {
         }
     }
     let write_s = t.elapsed().as_secs_f64();
-    mitra::ingest::compact(&mut store, &mut index)
+    mitra::ingest::compact(&mut store, &mut index, 16)
         .await
         .unwrap();
     let rss_before = peak_rss_mib();

@@ -135,7 +135,7 @@ async fn main() {
             }
         }
         write_s = t.elapsed().as_secs_f64();
-        mitra::ingest::compact(&mut store, &mut index)
+        mitra::ingest::compact(&mut store, &mut index, 16)
             .await
             .unwrap();
         let ann = dense::ensure_ann_index(&mut store, &cfg.dense)

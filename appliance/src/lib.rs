@@ -7,6 +7,7 @@
 pub mod ask;
 pub mod demo;
 pub mod error;
+pub mod maintain;
 pub mod table_fmt;
 
 pub use error::AppError;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use commands::{analyses, ask, embed, eval, ingest, models, plugins, serve, sql, users};
+use commands::{analyses, ask, embed, eval, ingest, maintain, models, plugins, serve, sql, users};
 use mitra::config::Config;
 use mitra::{pg, AppError};
 
@@ -36,6 +36,9 @@ enum Command {
     /// Ingest .txt/.md files and folders, a BEIR corpus, or a source through plugins
     /// (`--crawler NAME --source LOCATION [--extractor NAME]`, or configured `[[sources]]`).
     Ingest(ingest::IngestArgs),
+    /// Compact the tables, merge the BM25 index, remove old versions outside the retention
+    /// window (versions that recorded answers' receipts name are kept).
+    Maintain(maintain::MaintainArgs),
     /// Run one SQL statement on the local store and print the result.
     Sql(sql::SqlArgs),
     /// Show tables, row counts, Lance versions and the BM25 index state.
@@ -85,6 +88,7 @@ async fn run(cli: Cli) -> Result<(), AppError> {
         Command::Serve(a) => serve::run(cfg, a).await,
         Command::Demo(a) => commands::demo::run(cfg, a).await,
         Command::Ingest(a) => ingest::run(cfg, a).await,
+        Command::Maintain(a) => maintain::run(cfg, a).await,
         Command::Sql(a) => sql::run(cfg, a).await,
         Command::Status => commands::status::run(cfg).await,
         Command::Eval(a) => eval::run(cfg, a, explicit_data).await,

@@ -78,3 +78,15 @@ pub fn render_rows(headers: &[String], rows: &[Vec<String>]) -> String {
     ));
     out
 }
+
+/// A size as PostgreSQL's `pg_size_pretty` writes it (bytes below 10 kB, then kB, MB, GB, TB).
+pub fn size_pretty(bytes: u64) -> String {
+    let mut size = bytes as f64;
+    for unit in ["bytes", "kB", "MB", "GB"] {
+        if size < 10.0 * 1024.0 - 0.5 {
+            return format!("{} {unit}", size.round() as u64);
+        }
+        size /= 1024.0;
+    }
+    format!("{} TB", size.round() as u64)
+}

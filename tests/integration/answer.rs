@@ -34,7 +34,7 @@ pub(crate) async fn llm_store(dir: &Path) -> Option<(Config, tempfile::TempDir)>
 
 /// As [`llm_store`], without the relevance and support steps: the mechanics of generation
 /// (citations, receipts, queueing, cancellation) on every question.
-async fn generation_store(dir: &Path) -> Option<(Config, tempfile::TempDir)> {
+pub(crate) async fn generation_store(dir: &Path) -> Option<(Config, tempfile::TempDir)> {
     let (mut cfg, model) = llm_store(dir).await?;
     cfg.llm.relevance_check = false;
     cfg.llm.support_check = false;

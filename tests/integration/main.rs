@@ -15,6 +15,7 @@ mod front;
 mod ingest_versions;
 mod limits;
 mod logins;
+mod maintain;
 mod pgwire;
 mod plugin_ingest;
 mod plugin_pdf;

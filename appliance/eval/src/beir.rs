@@ -101,7 +101,7 @@ pub async fn ingest_corpus(
         .await?;
     }
     let report = ing.finish().await?;
-    ingest::compact(store, index).await?;
+    ingest::compact(store, index, 16).await?;
     Ok(report)
 }
 

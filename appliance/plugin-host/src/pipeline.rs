@@ -349,7 +349,7 @@ pub async fn ingest_source(
         }
     }
     let report = ing.finish().await?;
-    ingest::compact(store, index).await?;
+    ingest::compact(store, index, 16).await?;
     run.added = report.added as i64;
     run.updated = report.updated as i64;
     run.unchanged = report.unchanged as i64;

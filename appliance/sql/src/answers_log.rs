@@ -148,3 +148,55 @@ pub async fn record(
         Err(e) => Err(e.into()),
     }
 }
+
+/// The `chunks` and `documents` versions that receipts name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReceiptVersions {
+    /// Versions of `chunks`.
+    pub chunks: std::collections::HashSet<u64>,
+    /// Versions of `documents`.
+    pub documents: std::collections::HashSet<u64>,
+}
+
+/// The versions named by the receipts of answers recorded at or after `since` (maintenance
+/// keeps them, so that `replay()` reopens those answers' exact passages).
+pub async fn receipt_versions(
+    data_dir: &Path,
+    since: chrono::DateTime<chrono::Utc>,
+) -> Result<ReceiptVersions, StoreError> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::Array;
+    use futures::TryStreamExt;
+    let mut out = ReceiptVersions::default();
+    let path = data_dir.join(TABLE_DIR);
+    if !path.join("_versions").exists() {
+        return Ok(out);
+    }
+    evolve(data_dir).await?;
+    let ds = lance::Dataset::open(&path.to_string_lossy()).await?;
+    let mut scan = ds.scan();
+    scan.project(&["asked_at", "receipt"])?;
+    let batches: Vec<RecordBatch> = scan.try_into_stream().await?.try_collect().await?;
+    let since = since.timestamp_micros();
+    for b in batches {
+        let at = b
+            .column(0)
+            .as_primitive::<arrow_array::types::TimestampMicrosecondType>();
+        let receipts = b.column(1).as_string::<i32>();
+        for i in 0..b.num_rows() {
+            if at.is_null(i) || at.value(i) < since || receipts.is_null(i) {
+                continue;
+            }
+            // A receipt that does not parse names nothing (recorded before receipts had
+            // versions); it cannot be replayed either way.
+            let Ok(r) = serde_json::from_str::<crate::llm::Receipt>(receipts.value(i)) else {
+                continue;
+            };
+            if let Some(v) = r.store {
+                out.chunks.insert(v.chunks);
+                out.documents.insert(v.documents);
+            }
+        }
+    }
+    Ok(out)
+}

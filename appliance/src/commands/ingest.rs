@@ -96,7 +96,30 @@ pub async fn run(mut cfg: Config, args: IngestArgs) -> Result<(), AppError> {
     for e in &report.errors {
         eprintln!("  failed: {e}");
     }
+    after_ingest(&cfg, &mut store, &mut index).await?;
     index.close_writer()?;
+    Ok(())
+}
+
+/// Maintenance after an ingest (`maintain.after_ingest`).
+async fn after_ingest(
+    cfg: &Config,
+    store: &mut mitra::store::Store,
+    index: &mut mitra::index::Bm25Index,
+) -> Result<(), AppError> {
+    if cfg.maintain.after_ingest {
+        let r = mitra::maintain::run(cfg, store, index).await?;
+        let (versions, bytes) = r
+            .tables
+            .iter()
+            .fold((0, 0), |(v, b), (_, c)| (v + c.versions, b + c.bytes));
+        if versions > 0 {
+            println!(
+                "maintenance: {versions} old versions removed, {} freed",
+                mitra::table_fmt::size_pretty(bytes)
+            );
+        }
+    }
     Ok(())
 }
 
@@ -186,6 +209,7 @@ pub async fn ingest_sources(
             .await?;
         out.push((r, started.elapsed().as_secs_f64()));
     }
+    after_ingest(cfg, &mut store, &mut index).await?;
     index.close_writer()?;
     Ok(out)
 }

@@ -6,6 +6,7 @@ pub mod demo;
 pub mod embed;
 pub mod eval;
 pub mod ingest;
+pub mod maintain;
 pub mod models;
 pub mod plugins;
 pub mod serve;

@@ -14,6 +14,19 @@ pub async fn run(cfg: Config) -> Result<(), AppError> {
             t.name, t.rows, t.version, t.versions, t.fragments
         );
     }
+    // What old versions cost, and what `mitra maintain` would reclaim now.
+    for p in mitra::maintain::plan(&cfg).await? {
+        println!(
+            "storage {:<12} {:>5} versions  {:>10} on disk  maintain would remove {} versions, {} (retention {} h; kept for receipts {})",
+            p.table,
+            p.versions,
+            mitra::table_fmt::size_pretty(p.bytes_on_disk),
+            p.removable.len(),
+            mitra::table_fmt::size_pretty(p.reclaimable_bytes),
+            cfg.maintain.retention_hours,
+            p.kept_for_receipts
+        );
+    }
     let analyses_dir = cfg.data_dir.join(mitra::analyses::TABLE_DIR);
     if analyses_dir.join("_versions").exists() {
         let ds = lance::dataset::Dataset::open(&analyses_dir.to_string_lossy())

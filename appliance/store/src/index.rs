@@ -550,6 +550,18 @@ impl Bm25Index {
         Ok(())
     }
 
+    /// Merges the searchable segments into one and removes files no segment uses; the
+    /// segment counts before and after.
+    pub fn merge_segments(&mut self) -> Result<(usize, usize)> {
+        let ids = self.index.searchable_segment_ids()?;
+        if ids.len() > 1 {
+            self.writer()?.merge(&ids).wait()?;
+        }
+        self.writer()?.garbage_collect_files().wait()?;
+        self.reader.reload()?;
+        Ok((ids.len(), self.index.searchable_segment_ids()?.len()))
+    }
+
     /// Drops everything and re-indexes all chunks from Lance.
     pub async fn rebuild(&mut self, store: &Store) -> Result<()> {
         tracing::info!(dir = %self.dir.display(), "rebuilding BM25 index from Lance");

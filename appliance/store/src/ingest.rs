@@ -509,14 +509,15 @@ pub async fn ingest_paths(
         }
     }
     let report = ing.finish().await?;
-    compact(store, index).await?;
+    compact(store, index, 16).await?;
     Ok(report)
 }
 
-/// Compacts the Lance tables and records the new chunks version in the index (ids are unchanged).
-pub async fn compact(store: &mut Store, index: &mut Bm25Index) -> Result<()> {
+/// Compacts the Lance tables with more than `min_fragments` fragments and records the new
+/// chunks version in the index (ids are unchanged).
+pub async fn compact(store: &mut Store, index: &mut Bm25Index, min_fragments: usize) -> Result<()> {
     let before = store.chunks_version();
-    store.compact().await?;
+    store.compact(min_fragments).await?;
     if store.chunks_version() != before {
         index.commit(store.chunks_version())?;
     }

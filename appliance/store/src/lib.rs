@@ -8,6 +8,7 @@ pub mod dense;
 pub mod fusion;
 pub mod index;
 pub mod ingest;
+pub mod maintain;
 pub mod models;
 pub mod schema;
 pub mod store;

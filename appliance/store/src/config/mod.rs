@@ -46,6 +46,8 @@ pub struct Config {
     pub llm: LlmConfig,
     /// The reranker of `rerank()`, `answer()` and `abstracts()`.
     pub rerank: RerankConfig,
+    /// Storage hygiene: `mitra maintain` and maintenance after ingests.
+    pub maintain: MaintainConfig,
     /// Named secrets that the host attaches to plugin HTTP requests (never shown to plugins).
     pub secrets: BTreeMap<String, SecretConfig>,
     /// Sources ingested by `mitra ingest --all` / `--source-name NAME`.
@@ -68,6 +70,7 @@ impl Default for Config {
             plugins: PluginsConfig::default(),
             llm: LlmConfig::default(),
             rerank: RerankConfig::default(),
+            maintain: MaintainConfig::default(),
             secrets: BTreeMap::new(),
             sources: Vec::new(),
         }
@@ -262,6 +265,7 @@ fn apply_env(table: &mut toml::Table, key: &str, raw: &str) -> Result<(), Config
             "plugins",
             "llm",
             "rerank",
+            "maintain",
         ];
         match sections
             .iter()

@@ -319,6 +319,31 @@ impl Default for AbstractsConfig {
     }
 }
 
+/// Storage hygiene (`mitra maintain`): Lance compaction, BM25 segment merges, removal of old
+/// versions.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MaintainConfig {
+    /// Versions superseded more recently than this stay (time travel, and readers that hold
+    /// them).
+    pub retention_hours: u64,
+    /// Versions that receipts of answers recorded within this window name stay, whatever
+    /// their age, so that `replay()` reopens those answers' passages (the audit window).
+    pub receipt_retention_hours: u64,
+    /// Run maintenance after every `mitra ingest`.
+    pub after_ingest: bool,
+}
+
+impl Default for MaintainConfig {
+    fn default() -> Self {
+        Self {
+            retention_hours: 168,
+            receipt_retention_hours: 24 * 365,
+            after_ingest: true,
+        }
+    }
+}
+
 /// The second stage: `rerank()`, and the reranking of `answer()`'s and `abstracts()`'
 /// candidates before they are used.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

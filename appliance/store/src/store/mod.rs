@@ -443,14 +443,15 @@ impl Store {
         Ok(self.chunks_version())
     }
 
-    /// Compacts small fragments left by many small commits (keeps old versions for time travel).
-    pub async fn compact(&mut self) -> Result<()> {
+    /// Compacts small fragments left by many small commits in tables with more than
+    /// `min_fragments` fragments (keeps old versions for time travel).
+    pub async fn compact(&mut self, min_fragments: usize) -> Result<()> {
         if self.writer_lock.is_none() {
             return Err(StoreError::ReadOnly);
         }
         use lance::dataset::optimize::{compact_files, CompactionOptions};
-        for ds in [&mut self.documents, &mut self.chunks] {
-            if ds.get_fragments().len() > 16 {
+        for ds in [&mut self.documents, &mut self.chunks, &mut self.runs] {
+            if ds.get_fragments().len() > min_fragments {
                 compact_files(ds, CompactionOptions::default(), None).await?;
             }
         }
