@@ -11,6 +11,7 @@ mod crash;
 mod damaged;
 mod dense;
 mod eval;
+mod faults;
 mod front;
 mod ingest_versions;
 mod limits;

@@ -16,6 +16,8 @@ use futures::TryStreamExt;
 use lance::dataset::{Dataset, WriteMode, WriteParams};
 
 mod error;
+pub mod faults;
+mod recover;
 mod rows;
 mod vectors;
 
@@ -84,10 +86,28 @@ async fn empty_table(def: &TableDef) -> Result<Dataset> {
     Ok(Dataset::write(empty, uri.as_str(), None).await?)
 }
 
-async fn open_or_create(path: &Path, def: &TableDef) -> Result<Dataset> {
-    let uri = path.to_string_lossy().to_string();
+/// An object-store wrapper every table of a store is opened through (fault injection).
+pub type Wrapper = Arc<dyn lance::io::WrappingObjectStore>;
+
+async fn open_or_create(
+    path: &Path,
+    def: &TableDef,
+    wrapper: Option<&Wrapper>,
+    writable: bool,
+) -> Result<Dataset> {
+    // Wrapped, the table goes through object_store itself, where the wrapper sees every write.
+    let (uri, store_params) = match wrapper {
+        None => (path.to_string_lossy().to_string(), None),
+        Some(w) => (
+            format!("file-object-store://{}", path.to_string_lossy()),
+            Some(lance::io::ObjectStoreParams {
+                object_store_wrapper: Some(w.clone()),
+                ..Default::default()
+            }),
+        ),
+    };
     if path.join("_versions").exists() {
-        let ds = Dataset::open(&uri).await?;
+        let ds = recover::open_table(path, &uri, store_params.as_ref(), writable).await?;
         let schema: arrow_schema::Schema = ds.schema().into();
         def.check(&schema).map_err(StoreError::Schema)?;
         return Ok(ds);
@@ -96,6 +116,7 @@ async fn open_or_create(path: &Path, def: &TableDef) -> Result<Dataset> {
     let empty = RecordBatchIterator::new(Vec::<std::result::Result<RecordBatch, _>>::new(), schema);
     let params = WriteParams {
         mode: WriteMode::Create,
+        store_params,
         ..Default::default()
     };
     Ok(Dataset::write(empty, uri.as_str(), Some(params)).await?)
@@ -112,7 +133,13 @@ impl Store {
     /// As [`Store::open`], also returning what the repair removed.
     pub async fn open_with_report(root: &Path) -> Result<(Self, RepairReport)> {
         let lock = Self::try_lock(root)?.ok_or_else(|| StoreError::Busy(root.to_path_buf()))?;
-        Self::open_locked(root, Some(lock)).await
+        Self::open_locked(root, Some(lock), None).await
+    }
+
+    /// As [`Store::open`], every table reached through `wrapper` (see [`faults`]).
+    pub async fn open_wrapped(root: &Path, wrapper: Wrapper) -> Result<Self> {
+        let lock = Self::try_lock(root)?.ok_or_else(|| StoreError::Busy(root.to_path_buf()))?;
+        Ok(Self::open_locked(root, Some(lock), Some(&wrapper)).await?.0)
     }
 
     /// Opens the store for reading. When no writer is active it repairs first (and releases the
@@ -120,12 +147,12 @@ impl Store {
     pub async fn open_reader(root: &Path) -> Result<(Self, bool)> {
         match Self::try_lock(root)? {
             Some(lock) => {
-                let (mut store, _) = Self::open_locked(root, Some(lock)).await?;
+                let (mut store, _) = Self::open_locked(root, Some(lock), None).await?;
                 store.writer_lock = None;
                 Ok((store, false))
             }
             None => {
-                let (store, _) = Self::open_locked(root, None).await?;
+                let (store, _) = Self::open_locked(root, None, None).await?;
                 Ok((store, true))
             }
         }
@@ -151,13 +178,18 @@ impl Store {
         }
     }
 
-    async fn open_locked(root: &Path, lock: Option<std::fs::File>) -> Result<(Self, RepairReport)> {
-        let documents = open_or_create(&root.join("documents.lance"), &DOCUMENTS).await?;
-        let chunks = open_or_create(&root.join("chunks.lance"), &CHUNKS).await?;
+    async fn open_locked(
+        root: &Path,
+        lock: Option<std::fs::File>,
+        wrapper: Option<&Wrapper>,
+    ) -> Result<(Self, RepairReport)> {
         let writable = lock.is_some();
+        let documents =
+            open_or_create(&root.join("documents.lance"), &DOCUMENTS, wrapper, writable).await?;
+        let chunks = open_or_create(&root.join("chunks.lance"), &CHUNKS, wrapper, writable).await?;
         let runs_path = root.join("ingest_runs.lance");
         let runs = if writable || runs_path.join("_versions").exists() {
-            open_or_create(&runs_path, &INGEST_RUNS).await?
+            open_or_create(&runs_path, &INGEST_RUNS, wrapper, writable).await?
         } else {
             // A reader of a store that never had a plugin run: an empty in-memory table.
             empty_table(&INGEST_RUNS).await?
