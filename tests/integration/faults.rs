@@ -69,6 +69,16 @@ async fn intact(cfg: &Config, want: &HashMap<String, (i32, String)>, probe: &str
     index.close_writer().unwrap();
 }
 
+/// Ingests `notes` into the store of `cfg` without faults.
+async fn ingest(cfg: &Config, notes: &Path) -> Result<mitra::ingest::IngestReport, String> {
+    let (mut store, mut index, _) = mitra::open(cfg).await.map_err(|e| e.to_string())?;
+    let r = mitra::ingest::ingest_paths(&mut store, &mut index, cfg, &[notes.to_path_buf()], false)
+        .await
+        .map_err(|e| e.to_string());
+    let _ = index.close_writer();
+    r
+}
+
 fn is_clear(e: &str) -> bool {
     [
         "os error 28",
@@ -182,18 +192,9 @@ async fn every_write_of_an_ingest_commit_may_fail_and_nothing_committed_is_lost(
             intact(&cfg, &base, "b17").await;
         }
         // The next ingest completes and holds all of it.
-        let (mut store, mut index) = common::open(&cfg).await;
-        let again = mitra::ingest::ingest_paths(
-            &mut store,
-            &mut index,
-            &cfg,
-            std::slice::from_ref(&new_notes),
-            false,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("after write {n} ({what}): {e}"));
-        index.close_writer().unwrap();
-        drop((store, index));
+        let again = ingest(&cfg, &new_notes)
+            .await
+            .unwrap_or_else(|e| panic!("after write {n} ({what}): {e}"));
         assert_eq!(again.failed, 0);
         let now = committed(&cfg).await;
         assert_eq!(now.len(), BASE_NOTES + 10, "after write {n}");
@@ -275,21 +276,7 @@ async fn a_full_disk_ends_ingests_with_a_clear_error_and_loses_nothing() {
             "f",
         );
         fill(&filler, room);
-        let result = async {
-            let (mut store, mut index, _) = mitra::open(&cfg).await.map_err(|e| e.to_string())?;
-            let r = mitra::ingest::ingest_paths(
-                &mut store,
-                &mut index,
-                &cfg,
-                std::slice::from_ref(&notes),
-                false,
-            )
-            .await
-            .map_err(|e| e.to_string());
-            let _ = index.close_writer();
-            r.map(|r| r.added)
-        }
-        .await;
+        let result = ingest(&cfg, &notes).await.map(|r| r.added);
         std::fs::remove_file(&filler).unwrap();
         match &result {
             Err(e) => {
@@ -300,12 +287,9 @@ async fn a_full_disk_ends_ingests_with_a_clear_error_and_loses_nothing() {
         }
         // Space back: everything committed is there and the ingest completes.
         intact(&cfg, &committed_now, "b17").await;
-        let (mut store, mut index) = common::open(&cfg).await;
-        mitra::ingest::ingest_paths(&mut store, &mut index, &cfg, &[notes], false)
+        ingest(&cfg, &notes)
             .await
             .unwrap_or_else(|e| panic!("room {room}: the next ingest failed: {e}"));
-        index.close_writer().unwrap();
-        drop((store, index));
         committed_now = committed(&cfg).await;
         assert_eq!(committed_now.len(), 40 + 20 * (round + 1), "room {room}");
         intact(&cfg, &committed_now, &format!("f{start}")).await;

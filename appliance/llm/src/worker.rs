@@ -181,8 +181,10 @@ impl Worker {
                 });
         if admitted.is_err() {
             self.shared.rejected.fetch_add(1, Ordering::SeqCst);
+            // Refused: one runs and `depth` wait. (The waiting counter itself may briefly
+            // count a job the worker is taking, one too many for the message.)
             return Err(LlmError::Busy {
-                queued: self.shared.queued.load(Ordering::SeqCst),
+                queued: self.depth,
                 depth: self.depth,
             });
         }
