@@ -8,6 +8,7 @@ mod error;
 pub mod gguf;
 pub mod grounding;
 pub mod model;
+pub mod plan;
 pub mod template;
 pub mod tokenizer;
 pub mod worker;
