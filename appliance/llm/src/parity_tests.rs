@@ -299,7 +299,9 @@ fn mitra_decoder_generates_what_candle_transformers_generates() {
 
 #[test]
 fn a_chat_template_given_replaces_the_files() {
-    let Some(path) = gguf_of("smollm2-135m-instruct-q4_1") else {
+    let name = std::env::var("MITRA_TEST_PLAN_MODEL")
+        .unwrap_or_else(|_| "smollm2-135m-instruct-q4_1".into());
+    let Some(path) = gguf_of(&name) else {
         return;
     };
     let opts = |chat_template: Option<String>| crate::LoadOptions {
@@ -331,7 +333,9 @@ fn a_chat_template_given_replaces_the_files() {
 fn a_split_model_loads_as_its_parts_joined() {
     use candle_core::quantized::{gguf_file, QTensor};
     use candle_core::Device;
-    let Some(path) = gguf_of("smollm2-135m-instruct-q4_1") else {
+    let name = std::env::var("MITRA_TEST_PLAN_MODEL")
+        .unwrap_or_else(|_| "smollm2-135m-instruct-q4_1".into());
+    let Some(path) = gguf_of(&name) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -463,4 +467,31 @@ fn prompt_harness() {
         };
         println!("HARNESS {out}");
     }
+}
+
+/// SmolLM2 writes a plan that passes the checks (or falls back to the question): never more
+/// than five sub-queries, the question first, the same plan twice.
+#[test]
+fn a_small_model_plans_within_the_rules() {
+    let name = std::env::var("MITRA_TEST_PLAN_MODEL")
+        .unwrap_or_else(|_| "smollm2-135m-instruct-q4_1".into());
+    let Some(path) = gguf_of(&name) else {
+        return;
+    };
+    let mut engine = cpu_engine(&path, false);
+    let rules = crate::plan::PlanRules::default();
+    let q = "How is the beam-induced background reduced in the tracker of a muon collider?";
+    let (plan, raw) = crate::plan::generate(&mut engine, q, &rules, &|| false).unwrap();
+    eprintln!("{name}'s plan: {raw}\n-> {plan:?}");
+    assert!(!raw.is_empty());
+    assert_eq!(plan.sub_queries[0], q);
+    assert!(
+        plan.sub_queries.len() <= crate::plan::MAX_SUB_QUERIES,
+        "{plan:?}"
+    );
+    assert!(plan.tags.iter().all(|t| rules.vocabulary.contains(t)));
+    let (again, raw_again) = crate::plan::generate(&mut engine, q, &rules, &|| false).unwrap();
+    assert_eq!((plan, raw), (again, raw_again));
+    // Stopped at once: a clear error, not a plan.
+    assert!(crate::plan::generate(&mut engine, q, &rules, &|| true).is_err());
 }

@@ -10,6 +10,9 @@
 
 use serde::Deserialize;
 
+use crate::engine::{Engine, Params};
+use crate::error::LlmError;
+
 /// Most sub-queries of a plan, the question included.
 pub const MAX_SUB_QUERIES: usize = 5;
 
@@ -104,6 +107,39 @@ pub fn prompt(question: &str, rules: &PlanRules) -> String {
          Question: {question}",
         rules.vocabulary.join(", ")
     )
+}
+
+/// The system instruction of the planning prompt.
+const SYSTEM: &str = "You plan literature searches for physicists. You answer with JSON only.";
+
+/// Tokens the model may write for a plan.
+const PLAN_TOKENS: usize = 160;
+
+/// The start of the answer, written for the model: small models then continue the JSON
+/// instead of answering the question in prose.
+const PRIMER: &str = "{\"tags\": [";
+
+/// Asks the model for a plan of `question` (greedy, so equal inputs give equal plans) and
+/// checks it; also returns the model's text as written.
+pub fn generate(
+    engine: &mut Engine,
+    question: &str,
+    rules: &PlanRules,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<(Plan, String), LlmError> {
+    engine.forget();
+    let rendered = engine
+        .template()
+        .render_instruction(SYSTEM, &prompt(question, rules))?;
+    let ids = engine.encode_prompt(&format!("{rendered}{PRIMER}"))?;
+    let params = Params {
+        max_new_tokens: PLAN_TOKENS,
+        temperature: 0.0,
+        ..Params::default()
+    };
+    let (text, _) = engine.generate(&ids, &params, cancelled, &mut |_| !cancelled())?;
+    let text = format!("{PRIMER}{text}");
+    Ok((parse(&text, question, rules), text))
 }
 
 #[derive(Deserialize)]
