@@ -609,3 +609,52 @@ async fn bad_questions_and_bad_model_files_are_clear_errors() {
         .unwrap();
     assert_eq!(r.get::<_, i64>(0), 3);
 }
+
+/// ask(): the plan (SmolLM2 falls back to the question alone; the checks are unit-tested on
+/// injected outputs), citations only from its pool, each citation with the sub-queries that
+/// found it, the same row twice, and a scope that does not exist refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ask_cites_only_its_pool_and_is_reproducible() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((cfg, _model)) = generation_store(dir.path()).await else {
+        return;
+    };
+    let addr = common::serve(&cfg).await;
+    let c = common::connect(addr).await;
+    let q = "How is the Z+jets background of the monojet search estimated?";
+    let sql = "SELECT answer, abstained, citations, evidence, tags, class, sub_queries, found_by \
+               FROM ask($1, 3)";
+    let r = c.query_one(sql, &[&q]).await.unwrap();
+    let (citations, evidence) = (strings(&r, 2), strings(&r, 3));
+    let (tags, class, subs, found_by): (Vec<String>, String, Vec<String>, Vec<String>) =
+        (r.get(4), r.get(5), r.get(6), r.get(7));
+    assert!(!evidence.is_empty() && evidence.len() <= 3, "{evidence:?}");
+    assert!(
+        citations.iter().all(|x| evidence.contains(x)),
+        "{citations:?}"
+    );
+    assert_eq!(subs[0], q);
+    assert!(subs.len() <= 5);
+    assert!(["precise", "broad", "reasoning"].contains(&class.as_str()));
+    assert!(tags.len() <= 12);
+    assert_eq!(found_by.len(), citations.len());
+    for f in &found_by {
+        assert!(
+            f.split(',').all(|i| i
+                .parse::<usize>()
+                .is_ok_and(|i| (1..=subs.len()).contains(&i))),
+            "{found_by:?}"
+        );
+    }
+    let again = c.query_one(sql, &[&q]).await.unwrap();
+    assert_eq!(again.get::<_, String>(0), r.get::<_, String>(0));
+    assert_eq!(again.get::<_, bool>(1), r.get::<_, bool>(1));
+    assert_eq!(again.get::<_, String>(5), class);
+    for i in [2, 3, 4, 6, 7] {
+        assert_eq!(strings(&again, i), strings(&r, i), "column {i}");
+    }
+    let (state, msg) = code(&c, "SELECT * FROM ask('x', 3, 'no-such-analysis')").await;
+    assert_eq!(state, "22023", "{msg}");
+    let (state, _) = code(&c, "SELECT * FROM ask('')").await;
+    assert_eq!(state, "22023");
+}

@@ -37,11 +37,11 @@ const ANSWER: &str = "answer";
 const ANSWER_FROM: &str = "answer_from";
 const ANSWER_SIG: &str = "(question text [, k bigint] [, scope text])";
 
-fn text_list() -> DataType {
+pub(crate) fn text_list() -> DataType {
     DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
 }
 
-fn answer_fields() -> Fields {
+pub(crate) fn answer_fields() -> Fields {
     Fields::from(vec![
         Field::new("answer", DataType::Utf8, false),
         Field::new("abstained", DataType::Boolean, false),
@@ -65,11 +65,11 @@ fn answer_fields() -> Fields {
 pub static ANSWER_SCHEMA: LazyLock<SchemaRef> =
     LazyLock::new(|| Arc::new(Schema::new(answer_fields())));
 
-fn list(v: &[String]) -> ArrayRef {
+pub(crate) fn list(v: &[String]) -> ArrayRef {
     answers_log::text_list(Some(v))
 }
 
-fn columns(r: &AnswerRow) -> Vec<ArrayRef> {
+pub(crate) fn columns(r: &AnswerRow) -> Vec<ArrayRef> {
     vec![
         Arc::new(StringArray::from(vec![r.answer.as_str()])),
         Arc::new(BooleanArray::from(vec![r.abstained])),
@@ -89,7 +89,7 @@ fn columns(r: &AnswerRow) -> Vec<ArrayRef> {
     ]
 }
 
-fn llm_err(function: &'static str, source: mitra_llm::LlmError) -> SqlFnError {
+pub(crate) fn llm_err(function: &'static str, source: mitra_llm::LlmError) -> SqlFnError {
     SqlFnError::Llm { function, source }
 }
 
@@ -100,7 +100,10 @@ fn user_of(p: Principal) -> Option<String> {
     }
 }
 
-fn asker(session_cfg: &datafusion::prelude::SessionConfig, scope: Option<Vec<String>>) -> Asker {
+pub(crate) fn asker(
+    session_cfg: &datafusion::prelude::SessionConfig,
+    scope: Option<Vec<String>>,
+) -> Asker {
     Asker {
         user: user_of(SessionAccess::principal_of(session_cfg)),
         scope,
@@ -310,7 +313,7 @@ impl AnswerFunction {
     }
 }
 
-fn rename_query(e: SqlFnError, name: &str) -> SqlFnError {
+pub(crate) fn rename_query(e: SqlFnError, name: &str) -> SqlFnError {
     match e {
         SqlFnError::InvalidArgument { function, message } => SqlFnError::InvalidArgument {
             function,

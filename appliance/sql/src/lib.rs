@@ -4,6 +4,7 @@ mod abstracts_fn;
 pub mod answer_fn;
 pub mod answers_log;
 mod args;
+mod ask_fn;
 mod bm25_fn;
 mod dense_fn;
 mod error;
@@ -31,6 +32,7 @@ pub use answer_fn::{
     AnswerFromFunction, AnswerFunction, LlmStatusFunction, ANSWER_SCHEMA, LLM_STATUS_SCHEMA,
 };
 pub use args::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
+pub use ask_fn::ASK_SCHEMA;
 pub use bm25_fn::{Bm25Function, RANKED_SCHEMA};
 pub use dense_fn::{
     fuse, DenseFunction, DenseHandle, EmbedFunction, HybridFunction, HybridRow, HYBRID_SCHEMA,
@@ -187,6 +189,16 @@ pub async fn build_session_with(
     ctx.register_udtf("hybrid", Arc::new(hybrid.clone()));
     let llm = Arc::new(crate::llm::Llm::new(cfg));
     let rerankers = Arc::new(Rerankers::new(cfg, llm.clone()));
+    ctx.register_udtf(
+        "ask",
+        Arc::new(ask_fn::AskFunction::new(
+            hybrid.clone(),
+            rerankers.clone(),
+            limits.clone(),
+            catalog.clone(),
+            data_dir.clone(),
+        )),
+    );
     ctx.register_udtf(
         "answer",
         Arc::new(AnswerFunction::new(

@@ -72,6 +72,9 @@ fn abstracts() -> SchemaRef {
 fn answer() -> SchemaRef {
     ANSWER_SCHEMA.clone()
 }
+fn ask() -> SchemaRef {
+    crate::ASK_SCHEMA.clone()
+}
 fn replay() -> SchemaRef {
     REPLAY_SCHEMA.clone()
 }
@@ -150,6 +153,14 @@ pub const FUNCTIONS: &[MitraFunction] = &[
         returns: Returns::Table(answer),
         description:
             "A grounded answer with citations from the local language model, or an abstention",
+    },
+    MitraFunction {
+        name: "ask",
+        oid: 2_100_000_012,
+        args: &[("question", text), ("k", bigint), ("scope", text)],
+        defaults: 2,
+        returns: Returns::Table(ask),
+        description: "A planned answer: the model's sub-queries retrieved into one pool, answered with citations",
     },
     MitraFunction {
         name: "replay",
