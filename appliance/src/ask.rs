@@ -138,7 +138,8 @@ async fn choose(
     }
 }
 
-/// Retrieves and prints the passages for `question` inside `scope`.
+/// Retrieves and prints the passages for `question` inside `scope`; with the model, prints
+/// ask()'s plan, retrieves each sub-query into one pool and streams the answer over it.
 async fn answer(
     ctx: &SessionContext,
     question: &str,
@@ -151,34 +152,84 @@ async fn answer(
         Scope::One(a) => quote(a),
         _ => quote("*"),
     };
-    let q = quote(question);
-    let select = |f: &str| {
+    let select = |f: &str, q: &str| {
         format!(
-            "SELECT r.rank, r.chunk_id, d.title, c.page, c.heading, c.text \
-             FROM {f}({q}, {k}, {scope_arg}) r JOIN chunks c USING (chunk_id) \
-             JOIN documents d ON d.doc_id = c.doc_id AND d.version = c.version ORDER BY r.rank"
+            "SELECT r.rank, r.chunk_id, d.title, c.page, c.heading, c.text, r.score \
+             FROM {f}({}, {k}, {scope_arg}) r JOIN chunks c USING (chunk_id) \
+             JOIN documents d ON d.doc_id = c.doc_id AND d.version = c.version ORDER BY r.rank",
+            quote(q)
         )
     };
-    let found = match rows(ctx, &select("hybrid")).await {
-        Ok(r) => r,
-        // No encoder here: BM25 alone.
-        Err(AppError::Sql(e)) if mitra_pg::classify(&e).0 == "55000" => {
-            rows(ctx, &select("bm25")).await?
+    let retrieve = |q: String| async move {
+        match rows(ctx, &select("hybrid", &q)).await {
+            Ok(r) => Ok(r),
+            // No encoder here: BM25 alone.
+            Err(AppError::Sql(e)) if mitra_pg::classify(&e).0 == "55000" => {
+                rows(ctx, &select("bm25", &q)).await
+            }
+            Err(e) => Err(e),
         }
-        Err(e) => return Err(e),
     };
+    let Some(llm) = llm else {
+        let found = retrieve(question.to_string()).await?;
+        if found.is_empty() {
+            writeln!(out, "No passage found.").map_err(io)?;
+        }
+        for r in &found {
+            let text: String = cell(r, 5).chars().take(300).collect();
+            writeln!(out, "[{}] {}", cell(r, 0), text.replace('\n', " ")).map_err(io)?;
+            writeln!(out, "{}", citation(r)).map_err(io)?;
+        }
+        return Ok(());
+    };
+    // With the model: ask()'s plan, each sub-query retrieved, one pool, one answer.
+    let ids = rows(ctx, "SELECT analysis_id FROM analyses").await?;
+    let rules = mitra_llm::plan::PlanRules {
+        analysis_ids: ids.iter().map(|r| cell(r, 0).to_string()).collect(),
+        ..Default::default()
+    };
+    let plan = mitra_sql::make_plan(llm, question, &rules)
+        .await
+        .map_err(|e| AppError::Sql(e.into_df()))?;
+    writeln!(
+        out,
+        "plan: {} · tags: {} · searches: {}",
+        plan.class.as_str(),
+        if plan.tags.is_empty() {
+            "-".to_string()
+        } else {
+            plan.tags.join(", ")
+        },
+        plan.sub_queries.join(" | ")
+    )
+    .map_err(io)?;
+    let mut per_query = Vec::new();
+    let mut rows_of: std::collections::HashMap<String, Vec<Option<String>>> = Default::default();
+    for q in &plan.sub_queries {
+        let found = retrieve(q.clone()).await?;
+        per_query.push(
+            found
+                .iter()
+                .map(|r| {
+                    (
+                        cell(r, 1).to_string(),
+                        cell(r, 6).parse::<f64>().unwrap_or(0.0),
+                    )
+                })
+                .collect(),
+        );
+        for r in found {
+            rows_of.entry(cell(&r, 1).to_string()).or_insert(r);
+        }
+    }
+    let found: Vec<Vec<Option<String>>> = mitra_sql::merge(per_query, k)
+        .into_iter()
+        .filter_map(|(id, _, _)| rows_of.remove(&id))
+        .collect();
     if found.is_empty() {
         writeln!(out, "No passage found.").map_err(io)?;
     }
-    if let Some(llm) = llm {
-        return generate(llm, question, &found, out).await;
-    }
-    for r in &found {
-        let text: String = cell(r, 5).chars().take(300).collect();
-        writeln!(out, "[{}] {}", cell(r, 0), text.replace('\n', " ")).map_err(io)?;
-        writeln!(out, "{}", citation(r)).map_err(io)?;
-    }
-    Ok(())
+    generate(llm, question, &found, out).await
 }
 
 fn citation(r: &[Option<String>]) -> String {

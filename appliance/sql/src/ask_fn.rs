@@ -167,6 +167,33 @@ impl TableFunctionImpl for AskFunction {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pool_keeps_each_chunk_once_with_its_best_score_and_finders() {
+        let hits = |v: &[(&str, f64)]| v.iter().map(|(i, s)| (i.to_string(), *s)).collect();
+        let pool = merge(
+            vec![
+                hits(&[("a", 0.5), ("b", 0.4)]),
+                hits(&[("b", 0.9), ("c", 0.1)]),
+                hits(&[("a", 0.2), ("d", 0.4)]),
+            ],
+            3,
+        );
+        assert_eq!(
+            pool,
+            vec![
+                ("b".to_string(), 0.9, vec![1, 2]),
+                ("a".to_string(), 0.5, vec![1, 3]),
+                ("d".to_string(), 0.4, vec![3]),
+            ]
+        );
+        assert!(merge(vec![], 5).is_empty());
+    }
+}
+
 #[derive(Debug)]
 struct AskStream {
     call: Call,
@@ -174,7 +201,11 @@ struct AskStream {
 }
 
 /// The plan of `question`, written by the model on its worker (a dropped future stops it).
-async fn make_plan(llm: &Llm, question: &str, rules: &PlanRules) -> Result<Plan, SqlFnError> {
+pub async fn make_plan(
+    llm: &Llm,
+    question: &str,
+    rules: &PlanRules,
+) -> std::result::Result<Plan, SqlFnError> {
     let worker = llm.worker().map_err(|e| llm_err(ASK, e))?;
     let (q, r) = (question.to_string(), rules.clone());
     let mut ticket = worker
@@ -202,34 +233,46 @@ async fn make_plan(llm: &Llm, question: &str, rules: &PlanRules) -> Result<Plan,
 }
 
 /// A chunk of the pool: its id, best fused score, and the sub-queries (1-based) that found it.
-type Pooled = (String, f64, Vec<usize>);
+pub type Pooled = (String, f64, Vec<usize>);
 
-/// The pool: every sub-query's hits, each chunk once, best first (ties by chunk id), at most
-/// `depth`; and the best dense similarity any sub-query saw (the retrieval gate's input).
+/// Merges the hits (chunk id, score) of each sub-query into the pool: each chunk once with its
+/// best score and the sub-queries that found it, best first (ties by chunk id), at most `depth`.
+pub fn merge(per_query: Vec<Vec<(String, f64)>>, depth: usize) -> Vec<Pooled> {
+    let mut found: HashMap<String, (f64, Vec<usize>)> = HashMap::new();
+    for (i, hits) in per_query.into_iter().enumerate() {
+        for (id, score) in hits {
+            let e = found.entry(id).or_insert((score, Vec::new()));
+            e.0 = e.0.max(score);
+            if !e.1.contains(&(i + 1)) {
+                e.1.push(i + 1);
+            }
+        }
+    }
+    let mut out: Vec<Pooled> = found.into_iter().map(|(id, (s, by))| (id, s, by)).collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out.truncate(depth);
+    out
+}
+
+/// The pool of `plan` (see [`merge`]) and the best dense similarity any sub-query saw (the
+/// retrieval gate's input).
 fn pool(
     hybrid: &HybridFunction,
     plan: &Plan,
     depth: usize,
     vis: &Visibility,
 ) -> std::result::Result<(Vec<Pooled>, Option<f64>), SqlFnError> {
-    let mut found: HashMap<String, (f64, Vec<usize>)> = HashMap::new();
+    let mut per_query = Vec::new();
     let mut best: Option<f64> = None;
-    for (i, q) in plan.sub_queries.iter().enumerate() {
+    for q in &plan.sub_queries {
         let (hits, b) = hybrid.search(q, depth, hybrid.defaults(), vis)?;
         best = match (best, b) {
             (Some(x), Some(y)) => Some(x.max(y)),
             (x, y) => x.or(y),
         };
-        for h in hits {
-            let e = found.entry(h.chunk_id).or_insert((h.score, Vec::new()));
-            e.0 = e.0.max(h.score);
-            e.1.push(i + 1);
-        }
+        per_query.push(hits.into_iter().map(|h| (h.chunk_id, h.score)).collect());
     }
-    let mut out: Vec<Pooled> = found.into_iter().map(|(id, (s, by))| (id, s, by)).collect();
-    out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    out.truncate(depth);
-    Ok((out, best))
+    Ok((merge(per_query, depth), best))
 }
 
 impl PartitionStream for AskStream {

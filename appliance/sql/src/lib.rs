@@ -32,7 +32,7 @@ pub use answer_fn::{
     AnswerFromFunction, AnswerFunction, LlmStatusFunction, ANSWER_SCHEMA, LLM_STATUS_SCHEMA,
 };
 pub use args::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
-pub use ask_fn::ASK_SCHEMA;
+pub use ask_fn::{make_plan, merge, Pooled, ASK_SCHEMA};
 pub use bm25_fn::{Bm25Function, RANKED_SCHEMA};
 pub use dense_fn::{
     fuse, DenseFunction, DenseHandle, EmbedFunction, HybridFunction, HybridRow, HYBRID_SCHEMA,
