@@ -253,45 +253,17 @@ impl AnswerFunction {
     }
 
     fn run(&self, a: &TableFunctionArgs) -> std::result::Result<Option<Call>, SqlFnError> {
-        let exprs = a.exprs();
-        if !(1..=3).contains(&exprs.len()) {
-            return Err(SqlFnError::WrongArity {
-                function: ANSWER,
-                expected: ANSWER_SIG,
-                got: exprs.len(),
-            });
-        }
-        let mut vals = Vec::new();
-        for e in exprs {
-            match args::eval(a.session(), ANSWER, e)? {
-                Arg::Value(v) => vals.push(v),
-                Arg::Placeholder => return Ok(None),
-            }
-        }
-        let question = args::query_text(ANSWER, &vals[0], &self.limits)
-            .map_err(|e| rename_query(e, "question"))?;
-        let mut k = self.llm.config().k;
-        let mut scope = None;
-        for v in &vals[1..] {
-            if args::is_scope_text(v) {
-                scope = Some(args::scope(ANSWER, v)?);
-            } else {
-                k = args::count(ANSWER, "k", v, &self.limits)?;
-            }
-        }
-        if let Some(why) = self.llm.unavailable() {
-            return Err(llm_err(
-                ANSWER,
-                mitra_llm::LlmError::NotConfigured(why.to_string()),
-            ));
-        }
-        let vis = self
-            .catalog
-            .visibility(a.session(), scope)
-            .map_err(|source| SqlFnError::Analyses {
-                function: ANSWER,
-                source,
-            })?;
+        let Some(QuestionArgs { question, k, vis }) = question_args(
+            a,
+            ANSWER,
+            ANSWER_SIG,
+            &self.limits,
+            &self.llm,
+            &self.catalog,
+        )?
+        else {
+            return Ok(None);
+        };
         // With a reranker, more candidates are retrieved and the best k of its order kept.
         let rerank = self.rerankers.configured_for(ANSWER)?;
         let depth = match rerank {
@@ -311,6 +283,64 @@ impl AnswerFunction {
             rerank,
         }))
     }
+}
+
+/// The checked arguments of a question function (`answer`, `ask`).
+pub(crate) struct QuestionArgs {
+    /// The question.
+    pub question: String,
+    /// Passages to answer from.
+    pub k: usize,
+    /// What the call may see (the user's access, the session's or the call's scope).
+    pub vis: mitra_store::analyses::Visibility,
+}
+
+/// `(question text [, k bigint] [, scope text])`: checks the arguments and that the language
+/// model is available; `None` while parameters are unbound (planning a prepared statement).
+pub(crate) fn question_args(
+    a: &TableFunctionArgs,
+    function: &'static str,
+    expected: &'static str,
+    limits: &LimitsConfig,
+    llm: &Llm,
+    catalog: &AnalysisCatalog,
+) -> std::result::Result<Option<QuestionArgs>, SqlFnError> {
+    let exprs = a.exprs();
+    if !(1..=3).contains(&exprs.len()) {
+        return Err(SqlFnError::WrongArity {
+            function,
+            expected,
+            got: exprs.len(),
+        });
+    }
+    let mut vals = Vec::new();
+    for e in exprs {
+        match args::eval(a.session(), function, e)? {
+            Arg::Value(v) => vals.push(v),
+            Arg::Placeholder => return Ok(None),
+        }
+    }
+    let question =
+        args::query_text(function, &vals[0], limits).map_err(|e| rename_query(e, "question"))?;
+    let mut k = llm.config().k;
+    let mut scope = None;
+    for v in &vals[1..] {
+        if args::is_scope_text(v) {
+            scope = Some(args::scope(function, v)?);
+        } else {
+            k = args::count(function, "k", v, limits)?;
+        }
+    }
+    if let Some(why) = llm.unavailable() {
+        return Err(llm_err(
+            function,
+            mitra_llm::LlmError::NotConfigured(why.to_string()),
+        ));
+    }
+    let vis = catalog
+        .visibility(a.session(), scope)
+        .map_err(|source| SqlFnError::Analyses { function, source })?;
+    Ok(Some(QuestionArgs { question, k, vis }))
 }
 
 pub(crate) fn rename_query(e: SqlFnError, name: &str) -> SqlFnError {

@@ -22,9 +22,9 @@ use mitra_store::analyses::{AnalysisCatalog, Visibility};
 use mitra_store::config::LimitsConfig;
 
 use super::answer_fn::{
-    answer_fields, asker, columns, list, llm_err, read_passages, rename_query, text_list,
+    answer_fields, asker, columns, list, llm_err, question_args, read_passages, text_list,
+    QuestionArgs,
 };
-use super::args::{self, Arg};
 use super::dense_fn::HybridFunction;
 use super::error::SqlFnError;
 use crate::answers_log::{self, Asker};
@@ -94,45 +94,11 @@ impl AskFunction {
     }
 
     fn run(&self, a: &TableFunctionArgs) -> std::result::Result<Option<Call>, SqlFnError> {
-        let exprs = a.exprs();
-        if !(1..=3).contains(&exprs.len()) {
-            return Err(SqlFnError::WrongArity {
-                function: ASK,
-                expected: ASK_SIG,
-                got: exprs.len(),
-            });
-        }
-        let mut vals = Vec::new();
-        for e in exprs {
-            match args::eval(a.session(), ASK, e)? {
-                Arg::Value(v) => vals.push(v),
-                Arg::Placeholder => return Ok(None),
-            }
-        }
-        let question = args::query_text(ASK, &vals[0], &self.limits)
-            .map_err(|e| rename_query(e, "question"))?;
-        let mut k = self.llm.config().k;
-        let mut scope = None;
-        for v in &vals[1..] {
-            if args::is_scope_text(v) {
-                scope = Some(args::scope(ASK, v)?);
-            } else {
-                k = args::count(ASK, "k", v, &self.limits)?;
-            }
-        }
-        if let Some(why) = self.llm.unavailable() {
-            return Err(llm_err(
-                ASK,
-                mitra_llm::LlmError::NotConfigured(why.to_string()),
-            ));
-        }
-        let vis = self
-            .catalog
-            .visibility(a.session(), scope)
-            .map_err(|source| SqlFnError::Analyses {
-                function: ASK,
-                source,
-            })?;
+        let Some(QuestionArgs { question, k, vis }) =
+            question_args(a, ASK, ASK_SIG, &self.limits, &self.llm, &self.catalog)?
+        else {
+            return Ok(None);
+        };
         // A sub-query may name only the analyses the question names: every id of the store
         // counts, readable or not.
         let analysis_ids = self
