@@ -236,21 +236,6 @@ fn parse_raw(text: &str) -> Result<(Raw, bool), String> {
         .map_err(|e| format!("the model's output is not valid JSON even repaired: {e}"))
 }
 
-/// Numbers in `text` (digit runs, with decimal points).
-fn numbers(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    for c in text.chars().chain(std::iter::once(' ')) {
-        if c.is_ascii_digit() || (c == '.' && !cur.is_empty()) {
-            cur.push(c);
-        } else if !cur.is_empty() {
-            out.push(cur.trim_end_matches('.').to_string());
-            cur.clear();
-        }
-    }
-    out
-}
-
 /// Quoted spans of `text` ("…", “…”, '…' of at least two words).
 fn quoted(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -273,8 +258,11 @@ fn quoted(text: &str) -> Vec<String> {
 fn invented(sub: &str, question: &str, rules: &PlanRules) -> Option<String> {
     let q = question.to_lowercase();
     let s = sub.to_lowercase();
-    let q_numbers = numbers(&q);
-    if let Some(n) = numbers(&s).into_iter().find(|n| !q_numbers.contains(n)) {
+    let q_numbers = crate::grounding::numbers(&q);
+    if let Some(n) = crate::grounding::numbers(&s)
+        .into_iter()
+        .find(|n| !q_numbers.contains(n))
+    {
         return Some(format!("a number the question does not give ({n})"));
     }
     if let Some(t) = quoted(sub).into_iter().find(|t| !q.contains(t.as_str())) {

@@ -285,6 +285,52 @@ impl AnswerFunction {
     }
 }
 
+/// Answers `question` from the candidate chunks `ids` (best first), as `answer()` and `ask()`
+/// do: the passages read at the store's current versions, reranked to the best `k` when a
+/// reranker is chosen, the grounded answer, and its record when answers are recorded.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn answer_candidates(
+    function: &'static str,
+    rerankers: &Rerankers,
+    data_dir: &std::path::Path,
+    question: &str,
+    ids: &[String],
+    best: Option<f64>,
+    k: usize,
+    rerank: Option<&Choice>,
+    asker: &Asker,
+) -> Result<AnswerRow> {
+    let external = |e| datafusion::error::DataFusionError::External(Box::new(e));
+    let llm = rerankers.llm_arc();
+    let (passages, version) = read_passages(data_dir, ids, None).await.map_err(external)?;
+    let (passages, relevance) = match rerank {
+        Some(choice) => rerankers
+            .rerank_evidence(function, choice, question, passages, k, None)
+            .await
+            .map_err(SqlFnError::into_df)?,
+        None => (passages, None),
+    };
+    let ev = Evidence {
+        passages,
+        best_similarity: best,
+        chunks_version: Some(version.chunks),
+        store: Some(version),
+        reranker: rerank.map(|c| c.label(&llm)),
+        relevance,
+    };
+    let row = llm::submit(&llm, question, ev)
+        .map_err(|e| llm_err(function, e).into_df())?
+        .finish()
+        .await
+        .map_err(|e| llm_err(function, e).into_df())?;
+    if llm.config().record_answers {
+        answers_log::record(data_dir, function, question, asker, &row)
+            .await
+            .map_err(external)?;
+    }
+    Ok(row)
+}
+
 /// The checked arguments of a question function (`answer`, `ask`).
 pub(crate) struct QuestionArgs {
     /// The question.
@@ -401,38 +447,21 @@ impl PartitionStream for AnswerStream {
     fn execute(&self, _ctx: Arc<TaskContext>) -> SendableRecordBatchStream {
         let call = self.call.clone();
         let rerankers = self.rerankers.clone();
-        let llm = rerankers.llm_arc();
         let data_dir = self.data_dir.clone();
         let fut = async move {
             let ids: Vec<String> = call.hits.iter().map(|h| h.chunk_id.clone()).collect();
-            let (passages, version) = read_passages(&data_dir, &ids, None)
-                .await
-                .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?;
-            let (passages, relevance) = match &call.rerank {
-                Some(choice) => rerankers
-                    .rerank_evidence(ANSWER, choice, &call.question, passages, call.k, None)
-                    .await
-                    .map_err(SqlFnError::into_df)?,
-                None => (passages, None),
-            };
-            let ev = Evidence {
-                passages,
-                best_similarity: call.best,
-                chunks_version: Some(version.chunks),
-                store: Some(version),
-                reranker: call.rerank.as_ref().map(|c| c.label(&llm)),
-                relevance,
-            };
-            let row = llm::submit(&llm, &call.question, ev)
-                .map_err(|e| llm_err(ANSWER, e).into_df())?
-                .finish()
-                .await
-                .map_err(|e| llm_err(ANSWER, e).into_df())?;
-            if llm.config().record_answers {
-                answers_log::record(&data_dir, ANSWER, &call.question, &call.asker, &row)
-                    .await
-                    .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?;
-            }
+            let row = answer_candidates(
+                ANSWER,
+                &rerankers,
+                &data_dir,
+                &call.question,
+                &ids,
+                call.best,
+                call.k,
+                call.rerank.as_ref(),
+                &call.asker,
+            )
+            .await?;
             RecordBatch::try_new(ANSWER_SCHEMA.clone(), columns(&row)).map_err(Into::into)
         };
         Box::pin(RecordBatchStreamAdapter::new(

@@ -22,13 +22,13 @@ use mitra_store::analyses::{AnalysisCatalog, Visibility};
 use mitra_store::config::LimitsConfig;
 
 use super::answer_fn::{
-    answer_fields, asker, columns, list, llm_err, question_args, read_passages, text_list,
+    answer_candidates, answer_fields, asker, columns, list, llm_err, question_args, text_list,
     QuestionArgs,
 };
 use super::dense_fn::HybridFunction;
 use super::error::SqlFnError;
-use crate::answers_log::{self, Asker};
-use crate::llm::{self, Evidence, Llm};
+use crate::answers_log::Asker;
+use crate::llm::Llm;
 use crate::rerank::{Choice, Rerankers};
 use crate::result_table::{CallRows, ResultTable};
 
@@ -262,35 +262,18 @@ impl PartitionStream for AskStream {
             };
             let (pooled, best) = pool(&f.hybrid, &plan, depth, &call.vis).map_err(df)?;
             let ids: Vec<String> = pooled.iter().map(|p| p.0.clone()).collect();
-            let (passages, version) = read_passages(&f.data_dir, &ids, None)
-                .await
-                .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?;
-            let (passages, relevance) = match &call.rerank {
-                Some(choice) => f
-                    .rerankers
-                    .rerank_evidence(ASK, choice, &call.question, passages, call.k, None)
-                    .await
-                    .map_err(df)?,
-                None => (passages, None),
-            };
-            let ev = Evidence {
-                passages,
-                best_similarity: best,
-                chunks_version: Some(version.chunks),
-                store: Some(version),
-                reranker: call.rerank.as_ref().map(|c| c.label(&f.llm)),
-                relevance,
-            };
-            let row = llm::submit(&f.llm, &call.question, ev)
-                .map_err(|e| df(llm_err(ASK, e)))?
-                .finish()
-                .await
-                .map_err(|e| df(llm_err(ASK, e)))?;
-            if f.llm.config().record_answers {
-                answers_log::record(&f.data_dir, ASK, &call.question, &call.asker, &row)
-                    .await
-                    .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?;
-            }
+            let row = answer_candidates(
+                ASK,
+                &f.rerankers,
+                &f.data_dir,
+                &call.question,
+                &ids,
+                best,
+                call.k,
+                call.rerank.as_ref(),
+                &call.asker,
+            )
+            .await?;
             let by: HashMap<&str, &Vec<usize>> =
                 pooled.iter().map(|p| (p.0.as_str(), &p.2)).collect();
             let found_by: Vec<String> = row
