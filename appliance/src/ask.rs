@@ -182,54 +182,78 @@ async fn answer(
         }
         return Ok(());
     };
-    // With the model: ask()'s plan, each sub-query retrieved, one pool, one answer.
-    let ids = rows(ctx, "SELECT analysis_id FROM analyses").await?;
-    let rules = mitra_llm::plan::PlanRules {
-        analysis_ids: ids.iter().map(|r| cell(r, 0).to_string()).collect(),
-        ..Default::default()
-    };
-    let plan = mitra_sql::make_plan(llm, question, &rules)
-        .await
-        .map_err(|e| AppError::Sql(e.into_df()))?;
-    writeln!(
-        out,
-        "plan: {} · tags: {} · searches: {}",
-        plan.class.as_str(),
-        if plan.tags.is_empty() {
-            "-".to_string()
-        } else {
-            plan.tags.join(", ")
-        },
-        plan.sub_queries.join(" | ")
+    // With the model: ask()'s plan and pool (`ask_plan`, the server's rules and budgets),
+    // then the answer streamed over the pool.
+    const SEP: &str = "\u{1f}";
+    let planned = rows(
+        ctx,
+        &format!(
+            "SELECT class, array_to_string(tags, ', '), array_to_string(sub_queries, '{SEP}'), \
+             array_to_string(pool, '{SEP}') FROM ask_plan({}, {k}, {scope_arg})",
+            quote(question)
+        ),
     )
-    .map_err(io)?;
-    let mut per_query = Vec::new();
-    let mut rows_of: std::collections::HashMap<String, Vec<Option<String>>> = Default::default();
-    for q in &plan.sub_queries {
-        let found = retrieve(q.clone()).await?;
-        per_query.push(
-            found
-                .iter()
-                .map(|r| {
-                    (
-                        cell(r, 1).to_string(),
-                        cell(r, 6).parse::<f64>().unwrap_or(0.0),
-                    )
-                })
-                .collect(),
-        );
-        for r in found {
-            rows_of.entry(cell(&r, 1).to_string()).or_insert(r);
+    .await;
+    let found = match planned {
+        Ok(plan) => {
+            let p = plan.first().map(Vec::as_slice).unwrap_or_default();
+            let tags = cell(p, 1);
+            writeln!(
+                out,
+                "plan: {} · tags: {} · searches: {}",
+                cell(p, 0),
+                if tags.is_empty() { "-" } else { tags },
+                cell(p, 2).replace(SEP, " | ")
+            )
+            .map_err(io)?;
+            let ids: Vec<&str> = cell(p, 3).split(SEP).filter(|s| !s.is_empty()).collect();
+            pooled_rows(ctx, &ids).await?
         }
-    }
-    let found: Vec<Vec<Option<String>>> = mitra_sql::merge(per_query, k)
-        .into_iter()
-        .filter_map(|(id, _, _)| rows_of.remove(&id))
-        .collect();
+        // No encoder here: BM25 alone, unplanned.
+        Err(AppError::Sql(e)) if mitra_pg::classify(&e).0 == "55000" => {
+            writeln!(out, "plan: none (no sentence encoder; BM25 alone)").map_err(io)?;
+            retrieve(question.to_string()).await?
+        }
+        Err(e) => return Err(e),
+    };
     if found.is_empty() {
         writeln!(out, "No passage found.").map_err(io)?;
     }
     generate(llm, question, &found, out).await
+}
+
+/// The rows (rank, chunk id, title, page, heading, text, score) of the pooled chunks `ids`,
+/// in pool order.
+async fn pooled_rows(
+    ctx: &SessionContext,
+    ids: &[&str],
+) -> Result<Vec<Vec<Option<String>>>, AppError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list = ids.iter().map(|i| quote(i)).collect::<Vec<_>>().join(", ");
+    let mut by_id: std::collections::HashMap<String, Vec<Option<String>>> = rows(
+        ctx,
+        &format!(
+            "SELECT 0, c.chunk_id, d.title, c.page, c.heading, c.text, 0.0 FROM chunks c \
+             JOIN documents d ON d.doc_id = c.doc_id AND d.version = c.version \
+             WHERE c.chunk_id IN ({list})"
+        ),
+    )
+    .await?
+    .into_iter()
+    .map(|r| (cell(&r, 1).to_string(), r))
+    .collect();
+    Ok(ids
+        .iter()
+        .enumerate()
+        .filter_map(|(i, id)| {
+            by_id.remove(*id).map(|mut r| {
+                r[0] = Some((i + 1).to_string());
+                r
+            })
+        })
+        .collect())
 }
 
 fn citation(r: &[Option<String>]) -> String {

@@ -14,22 +14,36 @@ const SMOL: &str = "smollm2-135m-instruct-q4_1";
 /// The demo store with tiny-DPR vectors and the SmolLM2 model; `None` when it is not fetched
 /// (with `MITRA_TEST_REQUIRE_MODELS=1` a missing model fails instead).
 pub(crate) async fn llm_store(dir: &Path) -> Option<(Config, tempfile::TempDir)> {
-    let models = common::models_dir();
-    if let Err(e) = mitra::models::locate(SMOL, &models) {
-        if std::env::var("MITRA_TEST_REQUIRE_MODELS").as_deref() == Ok("1") {
-            panic!("{e}");
-        }
-        eprintln!("skipping: {e}");
+    if !smol_present() {
         return None;
     }
     let (mut cfg, model) = common::demo_store_with_vectors(dir).await;
-    cfg.embedding.models_dir = models;
+    with_smol(&mut cfg);
+    Some((cfg, model))
+}
+
+/// Whether SmolLM2 is fetched (with `MITRA_TEST_REQUIRE_MODELS=1` a missing model fails).
+pub(crate) fn smol_present() -> bool {
+    match mitra::models::locate(SMOL, &common::models_dir()) {
+        Ok(_) => true,
+        Err(e) if std::env::var("MITRA_TEST_REQUIRE_MODELS").as_deref() == Ok("1") => {
+            panic!("{e}")
+        }
+        Err(e) => {
+            eprintln!("skipping: {e}");
+            false
+        }
+    }
+}
+
+/// `cfg` answering with SmolLM2, short answers over 3 short passages.
+pub(crate) fn with_smol(cfg: &mut Config) {
+    cfg.embedding.models_dir = common::models_dir();
     cfg.llm.model = SMOL.into();
     cfg.llm.max_new_tokens = 40;
     cfg.llm.context_tokens = 1024;
     cfg.llm.max_passage_tokens = 96;
     cfg.llm.k = 3;
-    Some((cfg, model))
 }
 
 /// As [`llm_store`], without the relevance and support steps: the mechanics of generation
@@ -432,7 +446,7 @@ fn spawn_statement(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cancel_requests_timeouts_and_disconnects_stop_answer_and_answer_from() {
+async fn cancel_requests_timeouts_and_disconnects_stop_answer_answer_from_and_ask() {
     let dir = tempfile::tempdir().unwrap();
     // A worker of its own (workers are per process, keyed by file, device and queue depth):
     // the other tests' answers do not show in its status.
@@ -445,8 +459,13 @@ async fn cancel_requests_timeouts_and_disconnects_stop_answer_and_answer_from() 
     const ANSWER: &str = "SELECT answer FROM answer('What dominates the monojet background?')";
     const ANSWER_FROM: &str = "SELECT a['answer'] FROM (SELECT answer_from('Which control regions constrain Z+jets?', c.chunk_id, c.text ORDER BY b.rank) AS a \
          FROM bm25('control regions monojet', 3) b JOIN chunks c USING (chunk_id)) t";
+    const ASK: &str = "SELECT answer FROM ask('What dominates the monojet background?')";
     let mut cancelled = 0;
-    for (what, sql) in [("answer()", ANSWER), ("answer_from()", ANSWER_FROM)] {
+    for (what, sql) in [
+        ("answer()", ANSWER),
+        ("answer_from()", ANSWER_FROM),
+        ("ask()", ASK),
+    ] {
         // A cancel request (psql's Ctrl-C) while the answer is generated: 57014, and the
         // worker stops; the connection stays usable.
         let running = spawn_statement(c.clone(), sql);

@@ -717,4 +717,141 @@ async fn ask_confirms_the_analysis_then_stays_inside_it() {
         out.matches("Which analysis is this about?").count() == 2,
         "{out}"
     );
+    // With the model: ask()'s plan is printed, and what the answer cites stays in the scope.
+    if !crate::answer::smol_present() {
+        return;
+    }
+    let mut cfg = cfg.clone();
+    crate::answer::with_smol(&mut cfg);
+    cfg.llm.relevance_check = false;
+    cfg.llm.support_check = false;
+    let ctx = common::session(&cfg).await;
+    let opts = mitra::ask::AskOptions {
+        k: 3,
+        choices: 3,
+        analysis: Some("hmumu-run2".into()),
+        llm: Some(std::sync::Arc::new(mitra::sql::llm::Llm::new(&cfg))),
+    };
+    let mut input = std::io::Cursor::new(b"Which trigger is used?\n:quit\n".to_vec());
+    let mut out = Vec::new();
+    mitra::ask::run(&ctx, &opts, None, &mut input, &mut out)
+        .await
+        .unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("plan: "), "{out}");
+    assert!(out.contains("searches: Which trigger is used?"), "{out}");
+    let scoped = cited(&out);
+    assert!(scoped.iter().all(|a| a == "hmumu-run2"), "{out}");
+}
+
+/// ask_plan(), ask() and compare() as bob (public and approved analyses only): every sub-query
+/// of a plan is searched inside the call's scope, the session's scope or bob's access, never
+/// outside them, and compare() answers each analysis from its own evidence; a hidden analysis
+/// is the same error as a missing one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_sub_query_and_both_sides_of_compare_keep_scope_and_access() {
+    if !crate::answer::smol_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (mut cfg, _model) = two_tier_store(dir.path()).await;
+    crate::answer::with_smol(&mut cfg);
+    cfg.llm.relevance_check = false;
+    cfg.llm.support_check = false;
+    let of = chunk_analyses(&common::session(&cfg).await).await;
+    let open: BTreeSet<&str> = [
+        "hmumu-run2",
+        "darkphoton-dimuon",
+        "zprime-dimuon",
+        "hee-run2",
+    ]
+    .into_iter()
+    .collect();
+    let addr = common::serve(&cfg).await;
+    let bob = login(addr, BOB).await.unwrap();
+    let q = "Which backgrounds and triggers matter most?";
+    // Sub-queries aimed at hidden analyses' notes (the ttH single-electron trigger, the
+    // ttH graph network, the W′ transverse mass), and one with a number the question lacks.
+    let plan = r#"{"tags": ["trigger"], "class": "broad", "sub_queries": ["Which backgrounds and triggers matter most?", "single electron trigger of the top pair channel", "graph neural network classifier", "W prime transverse mass tail", "trigger threshold 24 GeV"]}"#;
+    let sql = "SELECT sub_queries, plan_notes, pool, found_by FROM ask_plan($1, $2::bigint, $3)";
+    let pooled = |r: &tokio_postgres::Row| -> (Vec<String>, Vec<String>, Vec<String>, Vec<String>) {
+        (r.get(0), r.get(1), r.get(2), r.get(3))
+    };
+    // Unscoped: bob's access.
+    let r = bob.query_one(sql, &[&q, &40i64, &plan]).await.unwrap();
+    let (subs, notes, pool, found_by) = pooled(&r);
+    assert_eq!(subs.len(), 4, "{subs:?} {notes:?}");
+    assert!(notes.iter().any(|n| n.contains("24")), "{notes:?}");
+    assert!(!pool.is_empty() && pool.len() <= 40);
+    for id in &pool {
+        let a = of[id].as_str();
+        assert!(a == "NULL" || open.contains(a), "{id} of {a} leaked");
+    }
+    assert!(
+        found_by.iter().any(|f| !f.split(',').any(|i| i == "1")),
+        "the other sub-queries were searched: {found_by:?}"
+    );
+    // The call's scope, then the session's: every pooled chunk is inside it.
+    let scoped = "SELECT pool FROM ask_plan($1, $2::bigint, $3, $4)";
+    let r = bob
+        .query_one(scoped, &[&q, &40i64, &"hmumu-run2", &plan])
+        .await
+        .unwrap();
+    let pool: Vec<String> = r.get(0);
+    assert!(!pool.is_empty());
+    assert!(pool.iter().all(|id| of[id] == "hmumu-run2"), "{pool:?}");
+    texts(&bob, "SET mitra.analysis = 'zprime-dimuon'").await;
+    let r = bob.query_one(sql, &[&q, &40i64, &plan]).await.unwrap();
+    let (_, _, pool, _) = pooled(&r);
+    assert!(!pool.is_empty());
+    assert!(pool.iter().all(|id| of[id] == "zprime-dimuon"), "{pool:?}");
+    // ask() with the model's plan, inside the session's scope.
+    let r = bob
+        .query_one("SELECT evidence, citations FROM ask($1, 3)", &[&q])
+        .await
+        .unwrap();
+    let evidence: Vec<String> = r.get(0);
+    assert!(!evidence.is_empty());
+    assert!(
+        evidence.iter().all(|id| of[id] == "zprime-dimuon"),
+        "{evidence:?}"
+    );
+    // compare(): both named analyses, whatever the session's scope, each from its own notes.
+    let r = bob
+        .query(
+            "SELECT analysis_id, evidence, citations, abstained, difference FROM compare($1, 'hmumu-run2', 'hee-run2', 3)",
+            &[&"What is the dominant background?"],
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.len(), 2);
+    for (row, want) in r.iter().zip(["hmumu-run2", "hee-run2"]) {
+        assert_eq!(row.get::<_, String>(0), want);
+        let (ev, cited): (Vec<String>, Vec<String>) = (row.get(1), row.get(2));
+        assert!(!ev.is_empty());
+        assert!(ev.iter().all(|id| of[id] == want), "{want}: {ev:?}");
+        assert!(cited.iter().all(|id| ev.contains(id)), "{cited:?}");
+    }
+    let diff: Vec<Option<String>> = r.iter().map(|row| row.get(4)).collect();
+    assert_eq!(diff[0], diff[1]);
+    if r.iter().any(|row| row.get::<_, bool>(3)) {
+        assert_eq!(diff[0], None);
+    }
+    // A hidden analysis fails as a missing one; one analysis twice is an error.
+    let shape = "SELECT * FROM compare('background?', 'hmumu-run2', '{}')";
+    let (c1, m1) = error_of(&bob, &shape.replace("{}", "tth-mumu")).await;
+    let (c2, m2) = error_of(&bob, &shape.replace("{}", "zz-none")).await;
+    assert_eq!(c1, "22023", "{m1}");
+    assert_eq!(
+        (c1, m1.replace("tth-mumu", "X")),
+        (c2, m2.replace("zz-none", "X"))
+    );
+    let (c, m) = error_of(
+        &bob,
+        "SELECT * FROM compare('background?', 'hee-run2', 'hee-run2')",
+    )
+    .await;
+    assert_eq!(c, "22023", "{m}");
+    let (c, m) = error_of(&bob, "SELECT * FROM ask_plan('x', 3, 'tth-mumu', '{}')").await;
+    assert_eq!(c, "22023", "{m}");
 }

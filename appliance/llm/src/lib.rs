@@ -2,6 +2,7 @@
 //! bounded worker thread, grounded prompts, relevance and support checks.
 
 pub mod answer;
+pub mod compare;
 mod decoder;
 pub mod engine;
 mod error;

@@ -253,13 +253,16 @@ impl AnswerFunction {
     }
 
     fn run(&self, a: &TableFunctionArgs) -> std::result::Result<Option<Call>, SqlFnError> {
-        let Some(QuestionArgs { question, k, vis }) = question_args(
+        let Some(QuestionArgs {
+            question, k, vis, ..
+        }) = question_args(
             a,
             ANSWER,
             ANSWER_SIG,
             &self.limits,
             &self.llm,
             &self.catalog,
+            false,
         )?
         else {
             return Ok(None);
@@ -287,7 +290,8 @@ impl AnswerFunction {
 
 /// Answers `question` from the candidate chunks `ids` (best first), as `answer()` and `ask()`
 /// do: the passages read at the store's current versions, reranked to the best `k` when a
-/// reranker is chosen, the grounded answer, and its record when answers are recorded.
+/// reranker is chosen, the grounded answer, and its record when answers are recorded; also
+/// the milliseconds the reranking took.
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn answer_candidates(
     function: &'static str,
@@ -299,10 +303,11 @@ pub(crate) async fn answer_candidates(
     k: usize,
     rerank: Option<&Choice>,
     asker: &Asker,
-) -> Result<AnswerRow> {
+) -> Result<(AnswerRow, f32)> {
     let external = |e| datafusion::error::DataFusionError::External(Box::new(e));
     let llm = rerankers.llm_arc();
     let (passages, version) = read_passages(data_dir, ids, None).await.map_err(external)?;
+    let started = std::time::Instant::now();
     let (passages, relevance) = match rerank {
         Some(choice) => rerankers
             .rerank_evidence(function, choice, question, passages, k, None)
@@ -310,6 +315,7 @@ pub(crate) async fn answer_candidates(
             .map_err(SqlFnError::into_df)?,
         None => (passages, None),
     };
+    let ms_rerank = started.elapsed().as_secs_f32() * 1000.0;
     let ev = Evidence {
         passages,
         best_similarity: best,
@@ -328,10 +334,10 @@ pub(crate) async fn answer_candidates(
             .await
             .map_err(external)?;
     }
-    Ok(row)
+    Ok((row, ms_rerank))
 }
 
-/// The checked arguments of a question function (`answer`, `ask`).
+/// The checked arguments of a question function (`answer`, `ask`, `ask_plan`).
 pub(crate) struct QuestionArgs {
     /// The question.
     pub question: String,
@@ -339,10 +345,21 @@ pub(crate) struct QuestionArgs {
     pub k: usize,
     /// What the call may see (the user's access, the session's or the call's scope).
     pub vis: mitra_store::analyses::Visibility,
+    /// A plan given as JSON (`ask_plan`'s last argument), checked instead of the model's.
+    pub plan: Option<String>,
 }
 
-/// `(question text [, k bigint] [, scope text])`: checks the arguments and that the language
-/// model is available; `None` while parameters are unbound (planning a prepared statement).
+/// Whether a text argument is a plan (a JSON object) rather than a scope.
+fn is_plan_text(v: &datafusion::scalar::ScalarValue) -> bool {
+    use datafusion::scalar::ScalarValue as S;
+    matches!(v, S::Utf8(Some(s)) | S::LargeUtf8(Some(s)) | S::Utf8View(Some(s))
+        if s.trim_start().starts_with('{'))
+}
+
+/// `(question text [, k bigint] [, scope text])`, and with `with_plan` a last `plan text`
+/// (a JSON object): checks the arguments and that the language model is available (not
+/// needed when a plan is given); `None` while parameters are unbound (planning a prepared
+/// statement).
 pub(crate) fn question_args(
     a: &TableFunctionArgs,
     function: &'static str,
@@ -350,9 +367,11 @@ pub(crate) fn question_args(
     limits: &LimitsConfig,
     llm: &Llm,
     catalog: &AnalysisCatalog,
+    with_plan: bool,
 ) -> std::result::Result<Option<QuestionArgs>, SqlFnError> {
     let exprs = a.exprs();
-    if !(1..=3).contains(&exprs.len()) {
+    let most = if with_plan { 4 } else { 3 };
+    if !(1..=most).contains(&exprs.len()) {
         return Err(SqlFnError::WrongArity {
             function,
             expected,
@@ -368,6 +387,21 @@ pub(crate) fn question_args(
     }
     let question =
         args::query_text(function, &vals[0], limits).map_err(|e| rename_query(e, "question"))?;
+    let plan = match vals.last() {
+        Some(v) if with_plan && vals.len() > 1 && is_plan_text(v) => {
+            let text =
+                args::query_text(function, v, limits).map_err(|e| rename_query(e, "plan"))?;
+            vals.pop();
+            Some(text)
+        }
+        _ => None,
+    };
+    if vals.len() > 3 {
+        return Err(SqlFnError::InvalidArgument {
+            function,
+            message: "the fourth argument must be a plan (a JSON object)".into(),
+        });
+    }
     let mut k = llm.config().k;
     let mut scope = None;
     for v in &vals[1..] {
@@ -377,7 +411,7 @@ pub(crate) fn question_args(
             k = args::count(function, "k", v, limits)?;
         }
     }
-    if let Some(why) = llm.unavailable() {
+    if let Some(why) = llm.unavailable().filter(|_| plan.is_none()) {
         return Err(llm_err(
             function,
             mitra_llm::LlmError::NotConfigured(why.to_string()),
@@ -386,7 +420,12 @@ pub(crate) fn question_args(
     let vis = catalog
         .visibility(a.session(), scope)
         .map_err(|source| SqlFnError::Analyses { function, source })?;
-    Ok(Some(QuestionArgs { question, k, vis }))
+    Ok(Some(QuestionArgs {
+        question,
+        k,
+        vis,
+        plan,
+    }))
 }
 
 pub(crate) fn rename_query(e: SqlFnError, name: &str) -> SqlFnError {
@@ -450,7 +489,7 @@ impl PartitionStream for AnswerStream {
         let data_dir = self.data_dir.clone();
         let fut = async move {
             let ids: Vec<String> = call.hits.iter().map(|h| h.chunk_id.clone()).collect();
-            let row = answer_candidates(
+            let (row, _) = answer_candidates(
                 ANSWER,
                 &rerankers,
                 &data_dir,

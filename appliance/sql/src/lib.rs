@@ -6,6 +6,7 @@ pub mod answers_log;
 mod args;
 mod ask_fn;
 mod bm25_fn;
+mod compare_fn;
 mod dense_fn;
 mod error;
 pub mod interrupt;
@@ -32,8 +33,9 @@ pub use answer_fn::{
     AnswerFromFunction, AnswerFunction, LlmStatusFunction, ANSWER_SCHEMA, LLM_STATUS_SCHEMA,
 };
 pub use args::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
-pub use ask_fn::{make_plan, merge, Pooled, ASK_SCHEMA};
+pub use ask_fn::{ASK_PLAN_SCHEMA, ASK_SCHEMA};
 pub use bm25_fn::{Bm25Function, RANKED_SCHEMA};
+pub use compare_fn::COMPARE_SCHEMA;
 pub use dense_fn::{
     fuse, DenseFunction, DenseHandle, EmbedFunction, HybridFunction, HybridRow, HYBRID_SCHEMA,
 };
@@ -189,9 +191,19 @@ pub async fn build_session_with(
     ctx.register_udtf("hybrid", Arc::new(hybrid.clone()));
     let llm = Arc::new(crate::llm::Llm::new(cfg));
     let rerankers = Arc::new(Rerankers::new(cfg, llm.clone()));
+    let ask = ask_fn::AskFunction::new(
+        hybrid.clone(),
+        rerankers.clone(),
+        limits.clone(),
+        catalog.clone(),
+        data_dir.clone(),
+        cfg.ask.clone(),
+    );
+    ctx.register_udtf("ask_plan", Arc::new(ask.clone().plan_only()));
+    ctx.register_udtf("ask", Arc::new(ask));
     ctx.register_udtf(
-        "ask",
-        Arc::new(ask_fn::AskFunction::new(
+        "compare",
+        Arc::new(compare_fn::CompareFunction::new(
             hybrid.clone(),
             rerankers.clone(),
             limits.clone(),

@@ -75,6 +75,12 @@ fn answer() -> SchemaRef {
 fn ask() -> SchemaRef {
     crate::ASK_SCHEMA.clone()
 }
+fn ask_plan() -> SchemaRef {
+    crate::ASK_PLAN_SCHEMA.clone()
+}
+fn compare() -> SchemaRef {
+    crate::COMPARE_SCHEMA.clone()
+}
 fn replay() -> SchemaRef {
     REPLAY_SCHEMA.clone()
 }
@@ -161,6 +167,22 @@ pub const FUNCTIONS: &[MitraFunction] = &[
         defaults: 2,
         returns: Returns::Table(ask),
         description: "A planned answer: the model's sub-queries retrieved into one pool, answered with citations",
+    },
+    MitraFunction {
+        name: "ask_plan",
+        oid: 2_100_000_013,
+        args: &[("question", text), ("k", bigint), ("scope", text), ("plan", text)],
+        defaults: 3,
+        returns: Returns::Table(ask_plan),
+        description: "ask()'s plan and evidence pool without the answer; checks a plan given as JSON",
+    },
+    MitraFunction {
+        name: "compare",
+        oid: 2_100_000_014,
+        args: &[("question", text), ("analysis_a", text), ("analysis_b", text), ("k", bigint)],
+        defaults: 1,
+        returns: Returns::Table(compare),
+        description: "Answers a question inside each of two analyses separately, with a grounded statement of the difference",
     },
     MitraFunction {
         name: "replay",

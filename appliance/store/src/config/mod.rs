@@ -48,6 +48,8 @@ pub struct Config {
     pub rerank: RerankConfig,
     /// Storage hygiene: `mitra maintain` and maintenance after ingests.
     pub maintain: MaintainConfig,
+    /// `ask()` and `compare()`: planning and step budgets.
+    pub ask: AskConfig,
     /// Named secrets that the host attaches to plugin HTTP requests (never shown to plugins).
     pub secrets: BTreeMap<String, SecretConfig>,
     /// Sources ingested by `mitra ingest --all` / `--source-name NAME`.
@@ -71,6 +73,7 @@ impl Default for Config {
             llm: LlmConfig::default(),
             rerank: RerankConfig::default(),
             maintain: MaintainConfig::default(),
+            ask: AskConfig::default(),
             secrets: BTreeMap::new(),
             sources: Vec::new(),
         }
@@ -174,6 +177,16 @@ impl Config {
                 "rerank.max_length must be at least 8, rerank.candidates and abstracts_candidates at least 1",
             );
         }
+        let q = &self.ask;
+        if !(1..=5).contains(&q.max_sub_queries) {
+            return bad("ask.max_sub_queries must be between 1 and 5");
+        }
+        if ![q.plan_budget_s, q.retrieval_budget_s]
+            .iter()
+            .all(|x| x.is_finite() && *x >= 0.0)
+        {
+            return bad("ask.plan_budget_s and ask.retrieval_budget_s must be finite numbers >= 0");
+        }
         let p = &self.plugins;
         if p.memory_mb == 0 || p.timeout_ms == 0 || p.max_output_mb == 0 || p.max_response_mb == 0 {
             return bad("plugins.memory_mb, timeout_ms, max_output_mb and max_response_mb must be at least 1");
@@ -266,6 +279,7 @@ fn apply_env(table: &mut toml::Table, key: &str, raw: &str) -> Result<(), Config
             "llm",
             "rerank",
             "maintain",
+            "ask",
         ];
         match sections
             .iter()

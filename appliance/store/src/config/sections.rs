@@ -344,6 +344,37 @@ impl Default for MaintainConfig {
     }
 }
 
+/// `ask()` and `compare()`: the planning step and the budgets of each step.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct AskConfig {
+    /// Domain tags a plan may choose from (empty: the high-energy-physics defaults,
+    /// accelerator … theory).
+    pub vocabulary: Vec<String>,
+    /// Whether questions the model classes as precise get sub-queries too.
+    pub expand_precise: bool,
+    /// Most searches of a plan, the question included (1 to 5).
+    pub max_sub_queries: usize,
+    /// Seconds the plan may take, waiting for the model included; past it the question alone
+    /// is searched and the row says so (0 = no budget).
+    pub plan_budget_s: f64,
+    /// Seconds the searches of all sub-queries may take; sub-queries not started by then are
+    /// skipped and the row says so (the question itself is always searched; 0 = no budget).
+    pub retrieval_budget_s: f64,
+}
+
+impl Default for AskConfig {
+    fn default() -> Self {
+        Self {
+            vocabulary: Vec::new(),
+            expand_precise: false,
+            max_sub_queries: 5,
+            plan_budget_s: 60.0,
+            retrieval_budget_s: 30.0,
+        }
+    }
+}
+
 /// The second stage: `rerank()`, and the reranking of `answer()`'s and `abstracts()`'
 /// candidates before they are used.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
