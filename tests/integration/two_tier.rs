@@ -773,12 +773,12 @@ async fn every_sub_query_and_both_sides_of_compare_keep_scope_and_access() {
     // Sub-queries aimed at hidden analyses' notes (the ttH single-electron trigger, the
     // ttH graph network, the W′ transverse mass), and one with a number the question lacks.
     let plan = r#"{"tags": ["trigger"], "class": "broad", "sub_queries": ["Which backgrounds and triggers matter most?", "single electron trigger of the top pair channel", "graph neural network classifier", "W prime transverse mass tail", "trigger threshold 24 GeV"]}"#;
-    let sql = "SELECT sub_queries, plan_notes, pool, found_by FROM ask_plan($1, $2::bigint, $3)";
+    let sql = "SELECT sub_queries, plan_notes, pool, found_by FROM ask_plan($1, 40, $2)";
     let pooled = |r: &tokio_postgres::Row| -> (Vec<String>, Vec<String>, Vec<String>, Vec<String>) {
         (r.get(0), r.get(1), r.get(2), r.get(3))
     };
     // Unscoped: bob's access.
-    let r = bob.query_one(sql, &[&q, &40i64, &plan]).await.unwrap();
+    let r = bob.query_one(sql, &[&q, &plan]).await.unwrap();
     let (subs, notes, pool, found_by) = pooled(&r);
     assert_eq!(subs.len(), 4, "{subs:?} {notes:?}");
     assert!(notes.iter().any(|n| n.contains("24")), "{notes:?}");
@@ -792,16 +792,16 @@ async fn every_sub_query_and_both_sides_of_compare_keep_scope_and_access() {
         "the other sub-queries were searched: {found_by:?}"
     );
     // The call's scope, then the session's: every pooled chunk is inside it.
-    let scoped = "SELECT pool FROM ask_plan($1, $2::bigint, $3, $4)";
+    let scoped = "SELECT pool FROM ask_plan($1, 40, $2, $3)";
     let r = bob
-        .query_one(scoped, &[&q, &40i64, &"hmumu-run2", &plan])
+        .query_one(scoped, &[&q, &"hmumu-run2", &plan])
         .await
         .unwrap();
     let pool: Vec<String> = r.get(0);
     assert!(!pool.is_empty());
     assert!(pool.iter().all(|id| of[id] == "hmumu-run2"), "{pool:?}");
     texts(&bob, "SET mitra.analysis = 'zprime-dimuon'").await;
-    let r = bob.query_one(sql, &[&q, &40i64, &plan]).await.unwrap();
+    let r = bob.query_one(sql, &[&q, &plan]).await.unwrap();
     let (_, _, pool, _) = pooled(&r);
     assert!(!pool.is_empty());
     assert!(pool.iter().all(|id| of[id] == "zprime-dimuon"), "{pool:?}");
