@@ -31,6 +31,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "answers"))
 import gen_questions as gq  # noqa: E402
 
 
+def lit(text):
+    return "'" + text.replace("'", "''") + "'"
+
+
 def held(pool, doc_of, groups, n):
     docs = {doc_of.get(c) for c in pool[:n]}
     hits = [bool(docs & set(g)) for g in groups]
@@ -72,8 +76,9 @@ def main():
             "SELECT pool, found_by, sub_queries, class, plan_notes, ms_plan, ms_retrieval "
             "FROM ask_plan(%s, 10, %s)", (q["text"], aid)).fetchone()
         wall = time.perf_counter() - t
+        # The scope inline: hybrid()'s third parameter is typed as its weight (float8).
         single = [r[0] for r in conn.execute(
-            "SELECT chunk_id FROM hybrid(%s, 10, %s) ORDER BY rank", (q["text"], aid)).fetchall()]
+            f"SELECT chunk_id FROM hybrid(%s, 10, {lit(aid)}) ORDER BY rank", (q["text"],)).fetchall()]
         r = {"_id": q["_id"], "kind": "multi" if q["kind"] == "multi" else "single",
              "split": q["split"], "class": cls, "sub_queries": subs, "plan_notes": notes,
              "ms_plan": ms_plan, "ms_retrieval": ms_ret, "wall_s": round(wall, 2)}

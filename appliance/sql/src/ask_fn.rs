@@ -325,6 +325,9 @@ pub fn merge(per_query: Vec<Vec<(String, f64)>>, depth: usize) -> Vec<Pooled> {
     out
 }
 
+/// A pool, the best dense similarity of its searches, and a note of skipped sub-queries.
+type PoolOutcome = (Vec<Pooled>, Option<f64>, Option<String>);
+
 /// The pool of `plan` (see [`merge`]), the best dense similarity any sub-query saw (the
 /// retrieval gate's input), and a note when the budget (seconds, 0 = none) left sub-queries
 /// unsearched. Every sub-query is searched with the call's visibility.
@@ -334,7 +337,7 @@ fn pool(
     depth: usize,
     vis: &Visibility,
     budget_s: f64,
-) -> std::result::Result<(Vec<Pooled>, Option<f64>, Option<String>), SqlFnError> {
+) -> std::result::Result<PoolOutcome, SqlFnError> {
     let started = std::time::Instant::now();
     let mut per_query = Vec::new();
     let mut best: Option<f64> = None;
