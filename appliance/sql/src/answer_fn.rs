@@ -216,25 +216,26 @@ pub async fn read_passages(
     Ok((passages, version))
 }
 
-/// The `answer` table function.
+/// What the question functions (`answer`, `ask`, `ask_plan`, `compare`) work with: hybrid
+/// retrieval, the rerankers and the language model, the limits, the analyses and the store.
 #[derive(Clone)]
-pub struct AnswerFunction {
-    hybrid: HybridFunction,
-    llm: Arc<Llm>,
-    rerankers: Arc<Rerankers>,
-    limits: LimitsConfig,
-    catalog: Arc<AnalysisCatalog>,
-    data_dir: std::path::PathBuf,
+pub struct QuestionContext {
+    pub(crate) hybrid: HybridFunction,
+    pub(crate) llm: Arc<Llm>,
+    pub(crate) rerankers: Arc<Rerankers>,
+    pub(crate) limits: LimitsConfig,
+    pub(crate) catalog: Arc<AnalysisCatalog>,
+    pub(crate) data_dir: std::path::PathBuf,
 }
 
-impl std::fmt::Debug for AnswerFunction {
+impl std::fmt::Debug for QuestionContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("AnswerFunction")
+        f.write_str("QuestionContext")
     }
 }
 
-impl AnswerFunction {
-    /// Creates the function over `hybrid()`'s retrieval.
+impl QuestionContext {
+    /// The context over `hybrid()`'s retrieval (the model is the rerankers').
     pub fn new(
         hybrid: HybridFunction,
         rerankers: Arc<Rerankers>,
@@ -251,6 +252,19 @@ impl AnswerFunction {
             data_dir,
         }
     }
+}
+
+/// The `answer` table function.
+#[derive(Debug, Clone)]
+pub struct AnswerFunction {
+    q: QuestionContext,
+}
+
+impl AnswerFunction {
+    /// Creates the function.
+    pub fn new(q: QuestionContext) -> Self {
+        Self { q }
+    }
 
     fn run(&self, a: &TableFunctionArgs) -> std::result::Result<Option<Call>, SqlFnError> {
         let Some(QuestionArgs {
@@ -259,23 +273,30 @@ impl AnswerFunction {
             a,
             ANSWER,
             ANSWER_SIG,
-            &self.limits,
-            &self.llm,
-            &self.catalog,
+            &self.q.limits,
+            &self.q.llm,
+            &self.q.catalog,
             false,
         )?
         else {
             return Ok(None);
         };
         // With a reranker, more candidates are retrieved and the best k of its order kept.
-        let rerank = self.rerankers.configured_for(ANSWER)?;
+        let rerank = self.q.rerankers.configured_for(ANSWER)?;
         let depth = match rerank {
-            Some(_) => k.max(self.rerankers.config().candidates.min(self.limits.max_k)),
+            Some(_) => k.max(
+                self.q
+                    .rerankers
+                    .config()
+                    .candidates
+                    .min(self.q.limits.max_k),
+            ),
             None => k,
         };
-        let (hits, best) = self
-            .hybrid
-            .search(&question, depth, self.hybrid.defaults(), &vis)?;
+        let (hits, best) =
+            self.q
+                .hybrid
+                .search(&question, depth, self.q.hybrid.defaults(), &vis)?;
         let cfg = a.session().config();
         Ok(Some(Call {
             asker: asker(cfg, vis.scope.clone()),
@@ -457,8 +478,8 @@ impl TableFunctionImpl for AnswerFunction {
         let rows = call.map(|call| {
             CallRows::Stream(Arc::new(AnswerStream {
                 call,
-                rerankers: self.rerankers.clone(),
-                data_dir: self.data_dir.clone(),
+                rerankers: self.q.rerankers.clone(),
+                data_dir: self.q.data_dir.clone(),
             }))
         });
         Ok(Arc::new(ResultTable::new(

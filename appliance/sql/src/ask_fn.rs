@@ -19,18 +19,18 @@ use datafusion::physical_plan::streaming::PartitionStream;
 use datafusion::physical_plan::SendableRecordBatchStream;
 use mitra_llm::plan::{self, Plan, PlanRules};
 use mitra_llm::{Event, Outcome};
-use mitra_store::analyses::{AnalysisCatalog, Visibility};
-use mitra_store::config::{AskConfig, LimitsConfig};
+use mitra_store::analyses::Visibility;
+use mitra_store::config::AskConfig;
 
 use super::answer_fn::{
     answer_candidates, answer_fields, asker, columns, list, llm_err, question_args, text_list,
-    QuestionArgs,
+    QuestionArgs, QuestionContext,
 };
 use super::dense_fn::HybridFunction;
 use super::error::SqlFnError;
 use crate::answers_log::Asker;
 use crate::llm::Llm;
-use crate::rerank::{Choice, Rerankers};
+use crate::rerank::Choice;
 use crate::result_table::{CallRows, ResultTable};
 
 const ASK: &str = "ask";
@@ -73,24 +73,13 @@ pub static ASK_PLAN_SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
     ]))
 });
 
-/// The `ask` table function.
-#[derive(Clone)]
+/// The `ask` (and `ask_plan`) table function.
+#[derive(Debug, Clone)]
 pub struct AskFunction {
-    hybrid: HybridFunction,
-    rerankers: Arc<Rerankers>,
-    llm: Arc<Llm>,
-    limits: LimitsConfig,
-    catalog: Arc<AnalysisCatalog>,
-    data_dir: std::path::PathBuf,
+    q: QuestionContext,
     cfg: AskConfig,
     /// `ask_plan()`: the plan and pool only.
     plan_only: bool,
-}
-
-impl std::fmt::Debug for AskFunction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("AskFunction")
-    }
 }
 
 /// One `ask()` call, checked (planning, retrieval and generation run when the result is read).
@@ -107,22 +96,10 @@ struct Call {
 }
 
 impl AskFunction {
-    /// Creates `ask()` over `hybrid()`'s retrieval.
-    pub fn new(
-        hybrid: HybridFunction,
-        rerankers: Arc<Rerankers>,
-        limits: LimitsConfig,
-        catalog: Arc<AnalysisCatalog>,
-        data_dir: std::path::PathBuf,
-        cfg: AskConfig,
-    ) -> Self {
+    /// Creates `ask()`.
+    pub fn new(q: QuestionContext, cfg: AskConfig) -> Self {
         Self {
-            hybrid,
-            llm: rerankers.llm_arc(),
-            rerankers,
-            limits,
-            catalog,
-            data_dir,
+            q,
             cfg,
             plan_only: false,
         }
@@ -158,9 +135,9 @@ impl AskFunction {
             a,
             name,
             sig,
-            &self.limits,
-            &self.llm,
-            &self.catalog,
+            &self.q.limits,
+            &self.q.llm,
+            &self.q.catalog,
             self.plan_only,
         )?
         else {
@@ -169,6 +146,7 @@ impl AskFunction {
         // A sub-query may name only the analyses the question names: every id of the store
         // counts, readable or not.
         let analysis_ids = self
+            .q
             .catalog
             .snapshot_blocking()
             .map(|s| s.rows.iter().map(|r| r.id.clone()).collect())
@@ -181,7 +159,7 @@ impl AskFunction {
             rules: rules(&self.cfg, analysis_ids),
             rerank: match self.plan_only {
                 true => None,
-                false => self.rerankers.configured_for(ASK)?,
+                false => self.q.rerankers.configured_for(ASK)?,
             },
             given_plan: plan,
         }))
@@ -384,12 +362,17 @@ impl AskStream {
         let t = std::time::Instant::now();
         let mut plan = match &call.given_plan {
             Some(json) => plan::parse(json, &call.question, &call.rules),
-            None => plan_within(&f.llm, &call.question, &call.rules, f.cfg.plan_budget_s).await?,
+            None => plan_within(&f.q.llm, &call.question, &call.rules, f.cfg.plan_budget_s).await?,
         };
         let ms_plan = ms_since(t);
         let t = std::time::Instant::now();
-        let (pooled, best, skipped) =
-            pool(&f.hybrid, &plan, depth, &call.vis, f.cfg.retrieval_budget_s)?;
+        let (pooled, best, skipped) = pool(
+            &f.q.hybrid,
+            &plan,
+            depth,
+            &call.vis,
+            f.cfg.retrieval_budget_s,
+        )?;
         plan.notes.extend(skipped);
         Ok((plan, pooled, best, ms_plan, ms_since(t)))
     }
@@ -426,7 +409,7 @@ impl AskStream {
         let depth = match call.rerank {
             Some(_) => call
                 .k
-                .max(f.rerankers.config().candidates.min(f.limits.max_k)),
+                .max(f.q.rerankers.config().candidates.min(f.q.limits.max_k)),
             None => call.k,
         };
         let (plan, pooled, best, ms_plan, ms_retrieval) = self
@@ -436,8 +419,8 @@ impl AskStream {
         let ids: Vec<String> = pooled.iter().map(|p| p.0.clone()).collect();
         let (row, ms_rerank) = answer_candidates(
             ASK,
-            &f.rerankers,
-            &f.data_dir,
+            &f.q.rerankers,
+            &f.q.data_dir,
             &call.question,
             &ids,
             best,

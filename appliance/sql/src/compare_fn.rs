@@ -15,17 +15,16 @@ use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::streaming::PartitionStream;
 use datafusion::physical_plan::SendableRecordBatchStream;
 use mitra_llm::compare::{self, Side};
-use mitra_store::analyses::AnalysisCatalog;
-use mitra_store::config::LimitsConfig;
 
-use super::answer_fn::{answer_candidates, answer_fields, asker, columns, llm_err, rename_query};
+use super::answer_fn::{
+    answer_candidates, answer_fields, asker, columns, llm_err, rename_query, QuestionContext,
+};
 use super::args::{self, Arg};
 use super::ask_fn::model_text;
-use super::dense_fn::HybridFunction;
 use super::error::SqlFnError;
 use crate::answers_log::Asker;
-use crate::llm::{AnswerRow, Llm};
-use crate::rerank::{Choice, Rerankers};
+use crate::llm::AnswerRow;
+use crate::rerank::Choice;
 use crate::result_table::{CallRows, ResultTable};
 
 const COMPARE: &str = "compare";
@@ -42,20 +41,9 @@ pub static COMPARE_SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
 });
 
 /// The `compare` table function.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct CompareFunction {
-    hybrid: HybridFunction,
-    rerankers: Arc<Rerankers>,
-    llm: Arc<Llm>,
-    limits: LimitsConfig,
-    catalog: Arc<AnalysisCatalog>,
-    data_dir: std::path::PathBuf,
-}
-
-impl std::fmt::Debug for CompareFunction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("CompareFunction")
-    }
+    q: QuestionContext,
 }
 
 /// One analysis of a call: its id, its candidates (best first), the best dense similarity,
@@ -78,22 +66,9 @@ struct Call {
 }
 
 impl CompareFunction {
-    /// Creates the function over `hybrid()`'s retrieval.
-    pub fn new(
-        hybrid: HybridFunction,
-        rerankers: Arc<Rerankers>,
-        limits: LimitsConfig,
-        catalog: Arc<AnalysisCatalog>,
-        data_dir: std::path::PathBuf,
-    ) -> Self {
-        Self {
-            hybrid,
-            llm: rerankers.llm_arc(),
-            rerankers,
-            limits,
-            catalog,
-            data_dir,
-        }
+    /// Creates the function.
+    pub fn new(q: QuestionContext) -> Self {
+        Self { q }
     }
 
     fn run(&self, a: &TableFunctionArgs) -> std::result::Result<Option<Call>, SqlFnError> {
@@ -112,7 +87,7 @@ impl CompareFunction {
                 Arg::Placeholder => return Ok(None),
             }
         }
-        let question = args::query_text(COMPARE, &vals[0], &self.limits)
+        let question = args::query_text(COMPARE, &vals[0], &self.q.limits)
             .map_err(|e| rename_query(e, "question"))?;
         let id = |i: usize, name: &str| -> std::result::Result<String, SqlFnError> {
             let t = args::text(COMPARE, name, &vals[i])?;
@@ -135,24 +110,31 @@ impl CompareFunction {
             });
         }
         let k = match vals.get(3) {
-            Some(v) => args::count(COMPARE, "k", v, &self.limits)?,
-            None => self.llm.config().k,
+            Some(v) => args::count(COMPARE, "k", v, &self.q.limits)?,
+            None => self.q.llm.config().k,
         };
-        if let Some(why) = self.llm.unavailable() {
+        if let Some(why) = self.q.llm.unavailable() {
             return Err(llm_err(
                 COMPARE,
                 mitra_llm::LlmError::NotConfigured(why.to_string()),
             ));
         }
-        let rerank = self.rerankers.configured_for(COMPARE)?;
+        let rerank = self.q.rerankers.configured_for(COMPARE)?;
         let depth = match rerank {
-            Some(_) => k.max(self.rerankers.config().candidates.min(self.limits.max_k)),
+            Some(_) => k.max(
+                self.q
+                    .rerankers
+                    .config()
+                    .candidates
+                    .min(self.q.limits.max_k),
+            ),
             None => k,
         };
         // Each analysis is its own scope, whatever the session's; the user's access decides
         // (an analysis the user may not read is the same error as a missing one).
         let part = |analysis: String| -> std::result::Result<Part, SqlFnError> {
             let vis = self
+                .q
                 .catalog
                 .visibility(a.session(), Some(Some(vec![analysis.clone()])))
                 .map_err(|source| SqlFnError::Analyses {
@@ -160,8 +142,9 @@ impl CompareFunction {
                     source,
                 })?;
             let (hits, best) =
-                self.hybrid
-                    .search(&question, depth, self.hybrid.defaults(), &vis)?;
+                self.q
+                    .hybrid
+                    .search(&question, depth, self.q.hybrid.defaults(), &vis)?;
             Ok(Part {
                 asker: asker(a.session().config(), Some(vec![analysis.clone()])),
                 analysis,
@@ -220,7 +203,7 @@ impl CompareStream {
             (a.clone(), rows[0].answer.clone()),
             (b.clone(), rows[1].answer.clone()),
         );
-        let raw = model_text(&self.f.llm, COMPARE, move |engine, ctl| {
+        let raw = model_text(&self.f.q.llm, COMPARE, move |engine, ctl| {
             compare::difference(engine, &q, side(&sa.0, &sa.1), side(&sb.0, &sb.1), &|| {
                 ctl.cancelled()
             })
@@ -238,8 +221,8 @@ impl CompareStream {
         for p in &call.parts {
             let (row, _) = answer_candidates(
                 COMPARE,
-                &f.rerankers,
-                &f.data_dir,
+                &f.q.rerankers,
+                &f.q.data_dir,
                 &call.question,
                 &p.ids,
                 p.best,

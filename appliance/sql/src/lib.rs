@@ -191,36 +191,21 @@ pub async fn build_session_with(
     ctx.register_udtf("hybrid", Arc::new(hybrid.clone()));
     let llm = Arc::new(crate::llm::Llm::new(cfg));
     let rerankers = Arc::new(Rerankers::new(cfg, llm.clone()));
-    let ask = ask_fn::AskFunction::new(
-        hybrid.clone(),
+    let question = answer_fn::QuestionContext::new(
+        hybrid,
         rerankers.clone(),
         limits.clone(),
         catalog.clone(),
         data_dir.clone(),
-        cfg.ask.clone(),
     );
+    let ask = ask_fn::AskFunction::new(question.clone(), cfg.ask.clone());
     ctx.register_udtf("ask_plan", Arc::new(ask.clone().plan_only()));
     ctx.register_udtf("ask", Arc::new(ask));
     ctx.register_udtf(
         "compare",
-        Arc::new(compare_fn::CompareFunction::new(
-            hybrid.clone(),
-            rerankers.clone(),
-            limits.clone(),
-            catalog.clone(),
-            data_dir.clone(),
-        )),
+        Arc::new(compare_fn::CompareFunction::new(question.clone())),
     );
-    ctx.register_udtf(
-        "answer",
-        Arc::new(AnswerFunction::new(
-            hybrid,
-            rerankers.clone(),
-            limits.clone(),
-            catalog.clone(),
-            data_dir.clone(),
-        )),
-    );
+    ctx.register_udtf("answer", Arc::new(AnswerFunction::new(question)));
     ctx.register_udaf(AnswerFromFunction::udaf(
         llm.clone(),
         limits.clone(),
