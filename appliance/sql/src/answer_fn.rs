@@ -252,6 +252,15 @@ impl QuestionContext {
             data_dir,
         }
     }
+
+    /// Candidates to retrieve for `k` passages: more when a reranker chooses among them
+    /// (`rerank.candidates`, at most `limits.max_k`).
+    pub(crate) fn depth(&self, k: usize, rerank: Option<&Choice>) -> usize {
+        match rerank {
+            Some(_) => k.max(self.rerankers.config().candidates.min(self.limits.max_k)),
+            None => k,
+        }
+    }
 }
 
 /// The `answer` table function.
@@ -283,16 +292,7 @@ impl AnswerFunction {
         };
         // With a reranker, more candidates are retrieved and the best k of its order kept.
         let rerank = self.q.rerankers.configured_for(ANSWER)?;
-        let depth = match rerank {
-            Some(_) => k.max(
-                self.q
-                    .rerankers
-                    .config()
-                    .candidates
-                    .min(self.q.limits.max_k),
-            ),
-            None => k,
-        };
+        let depth = self.q.depth(k, rerank.as_ref());
         let (hits, best) =
             self.q
                 .hybrid

@@ -406,12 +406,7 @@ impl AskStream {
     /// `ask()`'s row.
     async fn answer_row(&self) -> Result<RecordBatch> {
         let (call, f) = (&self.call, &self.f);
-        let depth = match call.rerank {
-            Some(_) => call
-                .k
-                .max(f.q.rerankers.config().candidates.min(f.q.limits.max_k)),
-            None => call.k,
-        };
+        let depth = f.q.depth(call.k, call.rerank.as_ref());
         let (plan, pooled, best, ms_plan, ms_retrieval) = self
             .plan_and_pool(depth)
             .await

@@ -120,16 +120,7 @@ impl CompareFunction {
             ));
         }
         let rerank = self.q.rerankers.configured_for(COMPARE)?;
-        let depth = match rerank {
-            Some(_) => k.max(
-                self.q
-                    .rerankers
-                    .config()
-                    .candidates
-                    .min(self.q.limits.max_k),
-            ),
-            None => k,
-        };
+        let depth = self.q.depth(k, rerank.as_ref());
         // Each analysis is its own scope, whatever the session's; the user's access decides
         // (an analysis the user may not read is the same error as a missing one).
         let part = |analysis: String| -> std::result::Result<Part, SqlFnError> {
