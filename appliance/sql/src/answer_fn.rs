@@ -22,7 +22,7 @@ use datafusion::scalar::ScalarValue;
 use futures::TryStreamExt;
 use mitra_llm::Passage;
 
-use super::args::{self, Arg};
+use super::args;
 use super::dense_fn::{HybridFunction, HybridRow};
 use super::error::SqlFnError;
 use crate::answers_log::{self, Asker};
@@ -390,22 +390,10 @@ pub(crate) fn question_args(
     catalog: &AnalysisCatalog,
     with_plan: bool,
 ) -> std::result::Result<Option<QuestionArgs>, SqlFnError> {
-    let exprs = a.exprs();
     let most = if with_plan { 4 } else { 3 };
-    if !(1..=most).contains(&exprs.len()) {
-        return Err(SqlFnError::WrongArity {
-            function,
-            expected,
-            got: exprs.len(),
-        });
-    }
-    let mut vals = Vec::new();
-    for e in exprs {
-        match args::eval(a.session(), function, e)? {
-            Arg::Value(v) => vals.push(v),
-            Arg::Placeholder => return Ok(None),
-        }
-    }
+    let Some(mut vals) = args::values(a, function, expected, 1..=most)? else {
+        return Ok(None);
+    };
     let question =
         args::query_text(function, &vals[0], limits).map_err(|e| rename_query(e, "question"))?;
     let plan = match vals.last() {

@@ -111,6 +111,32 @@ pub fn eval(session: &dyn Session, function: &'static str, expr: &Expr) -> Resul
     ))
 }
 
+/// The values of a table function's arguments, after checking their count against `arity`;
+/// `None` while parameters are unbound (planning a prepared statement).
+pub fn values(
+    a: &datafusion::catalog::TableFunctionArgs,
+    function: &'static str,
+    expected: &'static str,
+    arity: std::ops::RangeInclusive<usize>,
+) -> Result<Option<Vec<ScalarValue>>, SqlFnError> {
+    let exprs = a.exprs();
+    if !arity.contains(&exprs.len()) {
+        return Err(SqlFnError::WrongArity {
+            function,
+            expected,
+            got: exprs.len(),
+        });
+    }
+    let mut vals = Vec::with_capacity(exprs.len());
+    for e in exprs {
+        match eval(a.session(), function, e)? {
+            Arg::Value(v) => vals.push(v),
+            Arg::Placeholder => return Ok(None),
+        }
+    }
+    Ok(Some(vals))
+}
+
 /// A text argument.
 pub fn text(function: &'static str, name: &str, v: &ScalarValue) -> Result<String, SqlFnError> {
     match v {

@@ -19,7 +19,7 @@ use mitra_llm::compare::{self, Side};
 use super::answer_fn::{
     answer_candidates, answer_fields, asker, columns, llm_err, rename_query, QuestionContext,
 };
-use super::args::{self, Arg};
+use super::args;
 use super::ask_fn::model_text;
 use super::error::SqlFnError;
 use crate::answers_log::Asker;
@@ -72,21 +72,9 @@ impl CompareFunction {
     }
 
     fn run(&self, a: &TableFunctionArgs) -> std::result::Result<Option<Call>, SqlFnError> {
-        let exprs = a.exprs();
-        if !(3..=4).contains(&exprs.len()) {
-            return Err(SqlFnError::WrongArity {
-                function: COMPARE,
-                expected: COMPARE_SIG,
-                got: exprs.len(),
-            });
-        }
-        let mut vals = Vec::new();
-        for e in exprs {
-            match args::eval(a.session(), COMPARE, e)? {
-                Arg::Value(v) => vals.push(v),
-                Arg::Placeholder => return Ok(None),
-            }
-        }
+        let Some(vals) = args::values(a, COMPARE, COMPARE_SIG, 3..=4)? else {
+            return Ok(None);
+        };
         let question = args::query_text(COMPARE, &vals[0], &self.q.limits)
             .map_err(|e| rename_query(e, "question"))?;
         let id = |i: usize, name: &str| -> std::result::Result<String, SqlFnError> {
