@@ -312,6 +312,9 @@ async fn generate(
             mitra_sql::llm::Abstention::Unsupported => {
                 " (no sentence of the answer is supported by the passages it cites)"
             }
+            mitra_sql::llm::Abstention::Unanswered => {
+                " (the answer only restated the question, or gave no number for the quantity asked)"
+            }
             _ => "",
         };
         writeln!(out, "=> {}{why}", row.answer).map_err(io)?;

@@ -7,6 +7,7 @@ use std::time::Instant;
 use sha2::{Digest, Sha256};
 
 use crate::engine::{Engine, Params, Stats};
+use crate::focus;
 use crate::grounding::{self, Budget, Passage};
 use crate::LlmError;
 
@@ -21,6 +22,9 @@ pub struct Checks {
     pub support: bool,
     /// A sentence is supported at or above this log-odds.
     pub min_support: f32,
+    /// An answer is shown only when one of its kept sentences is supported at or above this
+    /// log-odds (`None`: any kept sentence will do).
+    pub min_answer_support: Option<f32>,
 }
 
 /// Why the pipeline gave no answer.
@@ -34,8 +38,12 @@ pub enum Refusal {
     Model,
     /// No sentence cites a given passage.
     Uncited,
-    /// No cited sentence is supported by the passages it cites.
+    /// No cited sentence is supported by the passages it cites (or none well enough: below
+    /// `min_answer_support`).
     Unsupported,
+    /// The answer does not answer: its sentences only restate the question, or the question
+    /// asks for a quantity and no kept sentence gives a number.
+    Unanswered,
 }
 
 /// One sentence of the model's answer, judged.
@@ -309,7 +317,14 @@ fn steps(
     //    it, and cites that passage when it is supported there. A sentence with a number that
     //    none of those passages writes is removed without a judgment.
     let t = Instant::now();
+    let mut restating = 0;
     for (s, claim) in out.sentences.iter_mut().zip(&split) {
+        // A sentence stating nothing the question does not is no answer, and needs no judge.
+        if focus::restates(question, &claim.claim) {
+            s.kept = false;
+            restating += 1;
+            continue;
+        }
         let against = if s.cites.is_empty() {
             s.attributed = true;
             vec![given[grounding::closest(&claim.claim, &shown)]]
@@ -336,8 +351,42 @@ fn steps(
         }
     }
     out.support_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
-    if !out.sentences.iter().any(|s| s.kept && !s.cites.is_empty()) {
-        out.refusal = Some(Refusal::Unsupported);
-    }
+    out.refusal = answer_refusal(question, &out.sentences, &split, restating, checks);
     Ok(out)
+}
+
+/// Why the judged sentences make no answer, if they do not: none kept and cited (all of them
+/// restating the question: unanswered; else unsupported), none supported at
+/// `min_answer_support`, or a quantity asked and no number given.
+fn answer_refusal(
+    question: &str,
+    sentences: &[Judged],
+    split: &[grounding::Sentence],
+    restating: usize,
+    checks: Checks,
+) -> Option<Refusal> {
+    let kept: Vec<(&Judged, &grounding::Sentence)> = sentences
+        .iter()
+        .zip(split)
+        .filter(|(s, _)| s.kept && !s.cites.is_empty())
+        .collect();
+    if kept.is_empty() {
+        return Some(if restating == sentences.len() {
+            Refusal::Unanswered
+        } else {
+            Refusal::Unsupported
+        });
+    }
+    let best = kept
+        .iter()
+        .filter_map(|(s, _)| s.support)
+        .fold(f32::NEG_INFINITY, f32::max);
+    if checks.min_answer_support.is_some_and(|m| best < m) {
+        return Some(Refusal::Unsupported);
+    }
+    if focus::asks_for_number(question) && !kept.iter().any(|(_, c)| focus::states_number(&c.claim))
+    {
+        return Some(Refusal::Unanswered);
+    }
+    None
 }

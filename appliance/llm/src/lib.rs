@@ -6,6 +6,7 @@ pub mod compare;
 mod decoder;
 pub mod engine;
 mod error;
+pub mod focus;
 pub mod gguf;
 pub mod grounding;
 pub mod model;

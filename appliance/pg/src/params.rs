@@ -49,17 +49,55 @@ impl TableFnTypes {
                 continue;
             };
             let mut e = e;
-            // `$1` or `$1::text`: the argument's declared type.
-            while let Expr::Cast { expr, .. } | Expr::Nested(expr) = e {
-                e = expr;
+            // `$1`: the argument's declared type for a call of this many arguments;
+            // `$1::int`: the type written (the innermost cast, as Postgres types it).
+            let mut written = None;
+            loop {
+                match e {
+                    Expr::Cast {
+                        expr, data_type, ..
+                    } => {
+                        written = arrow_type_of(data_type);
+                        e = expr;
+                    }
+                    Expr::Nested(inner) => e = inner,
+                    _ => break,
+                }
             }
             if let Expr::Value(v) = e {
-                if let (Some(p), Some(t)) = (placeholder_index(&v.value), sig.args.get(i)) {
-                    self.0.insert(p, t.clone());
+                let declared = written.or_else(|| sig.arg_type(args.len(), i));
+                if let (Some(p), Some(t)) = (placeholder_index(&v.value), declared) {
+                    self.0.insert(p, t);
                 }
             }
         }
     }
+}
+
+/// The Arrow type a cast to `t` gives a parameter, for the types a function argument takes.
+fn arrow_type_of(t: &datafusion::sql::sqlparser::ast::DataType) -> Option<DataType> {
+    use datafusion::sql::sqlparser::ast::DataType as S;
+    Some(match t {
+        S::Text | S::Varchar(_) | S::Char(_) | S::CharacterVarying(_) | S::String(_) => {
+            DataType::Utf8
+        }
+        S::SmallInt(_)
+        | S::Int(_)
+        | S::Integer(_)
+        | S::BigInt(_)
+        | S::Int2(_)
+        | S::Int4(_)
+        | S::Int8(_) => DataType::Int64,
+        S::Real
+        | S::Float(_)
+        | S::Float4
+        | S::Float8
+        | S::Double(_)
+        | S::DoublePrecision
+        | S::Numeric(_)
+        | S::Decimal(_) => DataType::Float64,
+        _ => return None,
+    })
 }
 
 impl Visitor for TableFnTypes {
@@ -402,6 +440,27 @@ mod tests {
         assert_eq!(v.0.get(&1), Some(&DataType::Int64));
         assert_eq!(v.0.get(&2), Some(&DataType::Float64));
         assert_eq!(v.0.get(&3), Some(&DataType::Utf8));
+        // `hybrid(q, k, scope)`: the third argument is text there, a weight in the longer
+        // forms; a cast says the type whatever the position.
+        for (sql, third) in [
+            ("SELECT * FROM hybrid($1, 10, $2)", DataType::Utf8),
+            (
+                "SELECT * FROM hybrid($1, 10, $2, 1, 60, 50)",
+                DataType::Float64,
+            ),
+            (
+                "SELECT * FROM hybrid($1, 10, $2::text, 1, 60, 50)",
+                DataType::Utf8,
+            ),
+        ] {
+            let mut v = TableFnTypes(HashMap::new());
+            let _ = parse(sql).visit(&mut v);
+            assert_eq!(v.0.get(&2), Some(&third), "{sql}");
+        }
+        let mut v = TableFnTypes(HashMap::new());
+        let _ = parse("SELECT * FROM bm25($1::varchar, ($2)::int)").visit(&mut v);
+        assert_eq!(v.0.get(&1), Some(&DataType::Utf8));
+        assert_eq!(v.0.get(&2), Some(&DataType::Int64));
         let mut s = parse("SELECT $2");
         assert!(bind(&mut s, &[ScalarValue::Int64(Some(1))]).is_err());
     }

@@ -46,6 +46,7 @@ pub fn abstention_name(a: Abstention) -> &'static str {
         Abstention::Uncited => "uncited",
         Abstention::NotRelevant => "not_relevant",
         Abstention::Unsupported => "unsupported",
+        Abstention::Unanswered => "unanswered",
     }
 }
 

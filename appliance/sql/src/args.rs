@@ -15,8 +15,22 @@ use super::error::SqlFnError;
 pub struct TableFnSignature {
     /// Function name.
     pub name: &'static str,
-    /// Argument types in order.
+    /// Argument types in order (the longest form).
     pub args: &'static [DataType],
+    /// Argument counts at which the last argument is a scope (text) rather than what the
+    /// longest form has there: `hybrid(q, k, scope)` against `hybrid(q, k, w_dense, …)`.
+    pub scope_last_at: &'static [usize],
+}
+
+impl TableFnSignature {
+    /// The declared type of argument `i` (0-based) of a call with `arity` arguments. Text
+    /// where the position may hold either a scope or a number: both read from text.
+    pub fn arg_type(&self, arity: usize, i: usize) -> Option<DataType> {
+        if i + 1 == arity && self.scope_last_at.contains(&arity) {
+            return Some(DataType::Utf8);
+        }
+        self.args.get(i).cloned()
+    }
 }
 
 /// Every Mitra table function with its argument types.
@@ -24,10 +38,12 @@ pub const PARAM_TYPES: &[TableFnSignature] = &[
     TableFnSignature {
         name: "bm25",
         args: &[DataType::Utf8, DataType::Int64, DataType::Utf8],
+        scope_last_at: &[],
     },
     TableFnSignature {
         name: "dense",
         args: &[DataType::Utf8, DataType::Int64, DataType::Utf8],
+        scope_last_at: &[],
     },
     TableFnSignature {
         name: "abstracts",
@@ -38,6 +54,7 @@ pub const PARAM_TYPES: &[TableFnSignature] = &[
             DataType::Float64,
             DataType::Float64,
         ],
+        scope_last_at: &[],
     },
     TableFnSignature {
         name: "hybrid",
@@ -50,6 +67,7 @@ pub const PARAM_TYPES: &[TableFnSignature] = &[
             DataType::Int64,
             DataType::Utf8,
         ],
+        scope_last_at: &[3],
     },
 ];
 
@@ -58,10 +76,12 @@ pub const SCALAR_PARAM_TYPES: &[TableFnSignature] = &[
     TableFnSignature {
         name: "rrf",
         args: &[DataType::Int64, DataType::Float64],
+        scope_last_at: &[],
     },
     TableFnSignature {
         name: "embed",
         args: &[DataType::Utf8],
+        scope_last_at: &[],
     },
 ];
 

@@ -165,6 +165,7 @@ impl Llm {
             min_relevance: c.min_relevance,
             support_check: c.support_check,
             min_support: c.min_support,
+            min_answer_support: Some(c.min_answer_support),
             uncited: c.uncited,
             min_similarity: c.min_similarity,
         }
@@ -198,6 +199,9 @@ pub struct Settings {
     pub support_check: bool,
     /// `llm.min_support`.
     pub min_support: f32,
+    /// `llm.min_answer_support` (`None` in receipts of answers made before it existed).
+    #[serde(default)]
+    pub min_answer_support: Option<f32>,
     /// `llm.uncited`.
     pub uncited: Uncited,
     /// `llm.min_similarity`.
@@ -225,6 +229,7 @@ impl Settings {
             min_relevance: self.min_relevance,
             support: self.support_check,
             min_support: self.min_support,
+            min_answer_support: self.min_answer_support,
         }
     }
 
@@ -309,8 +314,11 @@ pub enum Abstention {
     Uncited,
     /// The relevance step found no passage giving the requested fact.
     NotRelevant,
-    /// No cited sentence of the answer is supported by the passages it cites.
+    /// No cited sentence of the answer is supported by the passages it cites (or none well
+    /// enough: `llm.min_answer_support`).
     Unsupported,
+    /// The answer only restates the question, or gives no number for a quantity asked.
+    Unanswered,
 }
 
 /// One checked answer: the row of `answer()`.
@@ -555,6 +563,7 @@ impl Pending {
                     Refusal::Model => Abstention::Model,
                     Refusal::Uncited => Abstention::Uncited,
                     Refusal::Unsupported => Abstention::Unsupported,
+                    Refusal::Unanswered => Abstention::Unanswered,
                 },
                 false,
             ),

@@ -67,6 +67,9 @@ pub struct LlmConfig {
     pub support_check: bool,
     /// Log-odds of "yes" over "no" at or above which a sentence is supported.
     pub min_support: f32,
+    /// An answer is shown only when one of its kept sentences is supported at or above this
+    /// log-odds (0.8: calibrated for the default model; see benches/ANSWERS.md).
+    pub min_answer_support: f32,
     /// Keep generating past end-of-turn (benchmarks and tests of long generations only).
     pub ignore_eos: bool,
 }
@@ -97,6 +100,7 @@ impl Default for LlmConfig {
             min_relevance: 0.5,
             support_check: true,
             min_support: 0.0,
+            min_answer_support: 0.8,
             ignore_eos: false,
         }
     }

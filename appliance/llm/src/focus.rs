@@ -1,0 +1,270 @@
+//! Whether an answer answers: sentences that only restate the question, and questions asking
+//! for a quantity that the answer gives no number for (English questions).
+
+use std::collections::HashSet;
+
+/// Words that carry no content of their own (a sentence made of these and the question's words
+/// states nothing).
+const FILLER: &[&str] = &[
+    "the",
+    "and",
+    "for",
+    "are",
+    "was",
+    "were",
+    "been",
+    "being",
+    "its",
+    "this",
+    "that",
+    "these",
+    "those",
+    "what",
+    "which",
+    "who",
+    "whom",
+    "whose",
+    "how",
+    "does",
+    "did",
+    "with",
+    "from",
+    "into",
+    "about",
+    "than",
+    "then",
+    "there",
+    "their",
+    "they",
+    "them",
+    "has",
+    "have",
+    "had",
+    "use",
+    "used",
+    "uses",
+    "using",
+    "one",
+    "ones",
+    "any",
+    "some",
+    "all",
+    "each",
+    "per",
+    "also",
+    "very",
+    "more",
+    "most",
+    "less",
+    "when",
+    "where",
+    "why",
+    "analysis",
+    "analyses",
+    "note",
+    "notes",
+    "excerpt",
+    "excerpts",
+    "passage",
+    "passages",
+    "given",
+    "following",
+    "listed",
+    "mentioned",
+    "stated",
+    "described",
+    "shown",
+    "provided",
+    "specified",
+    "based",
+    "can",
+    "not",
+    "will",
+    "would",
+    "should",
+    "could",
+    "here",
+    "our",
+    "your",
+    "you",
+    "his",
+    "her",
+];
+
+/// Content words of `s`: letters or digits with inner hyphens, three characters or more (or
+/// any number), case folded, a plural `s` dropped, filler words left out.
+fn content(s: &str) -> HashSet<String> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '.'))
+        .map(|w| {
+            w.trim_matches(|c: char| c == '-' || c == '.')
+                .to_lowercase()
+        })
+        .filter(|w| {
+            w.chars().any(|c| c.is_ascii_digit())
+                || (w.chars().count() >= 3 && !FILLER.contains(&w.as_str()))
+        })
+        .map(|w| match w.strip_suffix('s') {
+            Some(stem) if stem.chars().count() >= 3 && !w.ends_with("ss") => stem.to_string(),
+            _ => w,
+        })
+        .collect()
+}
+
+/// Whether `claim` (a sentence without its citation marks) states nothing the question does
+/// not: "The b-tagging working point used is [1]." asked "Which b-tagging working point is
+/// used?". Such a sentence is not an answer, whatever a judge says of it.
+/// A yes/no or either/or question ("Is it a BDT or a DNN?") is answered in its own words, so
+/// no sentence restates one.
+pub fn restates(question: &str, claim: &str) -> bool {
+    let lower = question.to_lowercase();
+    let mut words = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty());
+    let closed = words.next().is_some_and(|w| {
+        [
+            "is", "are", "does", "do", "did", "was", "were", "can", "could", "has", "have", "had",
+            "will", "would", "should",
+        ]
+        .contains(&w)
+    }) || words.any(|w| w == "or" || w == "whether");
+    if closed {
+        return false;
+    }
+    let q = content(question);
+    content(claim).iter().all(|w| q.contains(w))
+}
+
+/// Words of a number written out.
+const NUMBER_WORDS: &[&str] = &[
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "fifteen", "twenty", "thirty", "fifty", "hundred", "thousand", "million",
+    "half", "twice", "dozen",
+];
+
+/// Whether `text` writes a number (in digits or in words).
+pub fn states_number(text: &str) -> bool {
+    text.chars().any(|c| c.is_ascii_digit())
+        || text
+            .split(|c: char| !c.is_alphabetic())
+            .any(|w| NUMBER_WORDS.contains(&w.to_lowercase().as_str()))
+}
+
+/// Phrases of a question that asks for a quantity ("how many", "in percent", "in GeV").
+const QUANTITY: &[&str] = &[
+    "how many",
+    "how much",
+    "how large",
+    "how big",
+    "how high",
+    "how low",
+    "how far",
+    "how tight",
+    "how wide",
+    "how long",
+    "how strong",
+    "how heavy",
+    "how often",
+    "how precise",
+    "how dominant",
+    "by how",
+    "what percentage",
+    "what fraction",
+    "what share",
+    "what value",
+    "what number",
+    "numerically",
+    "percent",
+    "in units of",
+];
+
+/// Units whose mention after "in" ("in GeV", "in inverse femtobarns") asks for a quantity.
+/// (No one-letter units: "in s-channel" is not "in seconds".)
+const UNITS: &[&str] = &[
+    "ev", "kev", "mev", "gev", "tev", "fb", "pb", "nb", "inverse", "cm", "mm", "µm", "um", "nm",
+    "km", "ns", "ps", "µs", "us", "ms", "sec", "seconds", "hz", "khz", "mhz", "ghz", "rad",
+    "radians", "mrad", "degrees", "sigma", "σ", "tesla", "kg", "bytes", "gb", "tb",
+];
+
+/// Whether `question` asks for a quantity, so that an answer without a number does not answer
+/// it.
+pub fn asks_for_number(question: &str) -> bool {
+    let q = question.to_lowercase();
+    let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
+    if QUANTITY.iter().any(|p| contains_phrase(&q, p)) {
+        return true;
+    }
+    let words: Vec<&str> = q
+        .split(|c: char| !(c.is_alphanumeric() || c == 'µ' || c == 'σ'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(2)
+        .any(|w| w[0] == "in" && UNITS.contains(&w[1]))
+}
+
+/// Whether `phrase` occurs in `text` on word boundaries.
+fn contains_phrase(text: &str, phrase: &str) -> bool {
+    text.match_indices(phrase).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + phrase.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sentence_that_only_restates_the_question_is_found() {
+        let q = "Which b-tagging working point is used?";
+        assert!(restates(q, "The b-tagging working point used is."));
+        assert!(restates(
+            q,
+            "The b-tagging working points used are given in the excerpts."
+        ));
+        assert!(!restates(q, "The medium b-tagging working point is used."));
+        assert!(!restates(q, "It is 70% efficient."));
+        let q = "How many new-boson masses got their own MC sample?";
+        assert!(restates(q, "These masses are,, and."));
+        assert!(!restates(q, "There are 3 masses."));
+        // Yes/no and either/or questions are answered in their own words.
+        assert!(!restates("Is it a BDT or a DNN?", "It is a BDT."));
+        assert!(!restates(
+            "Does the analysis use a BDT?",
+            "The analysis uses a BDT."
+        ));
+    }
+
+    #[test]
+    fn questions_asking_for_a_quantity_are_recognised() {
+        for q in [
+            "How large is the luminosity uncertainty, in percent?",
+            "How big is the dataset, in inverse femtobarns?",
+            "What's the L1 accept rate of the scouting stream, in kHz?",
+            "How many hidden layers does the network have?",
+            "In units of the SM prediction, how large a rate is still allowed?",
+            "After looking at the blinded data, what came out, numerically?",
+            "What cut on the displacement do they apply, in cm?",
+        ] {
+            assert!(asks_for_number(q), "{q}");
+        }
+        for q in [
+            "Which MC generator for signal, and at what order?",
+            "What functional form describes the smooth continuum?",
+            "How did they convince themselves the continuum description is unbiased?",
+            "What kind of machine learning sorts the events in the main analysis?",
+            "Which SM process swamps the final sample?",
+            "What is produced in s-channel exchange?",
+        ] {
+            assert!(!asks_for_number(q), "{q}");
+        }
+    }
+
+    #[test]
+    fn numbers_in_digits_or_words_are_found() {
+        assert!(states_number("It is 2.5% of the yield."));
+        assert!(states_number("Three hidden layers."));
+        assert!(!states_number("It is taken from the official measurement."));
+    }
+}
