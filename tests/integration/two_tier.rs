@@ -499,6 +499,23 @@ async fn logins_see_only_the_analyses_they_may_read() {
             .iter()
             .all(|r| r.get::<_, Option<String>>(0).as_deref() == Some("tth-mumu")));
     }
+    // A bound scope argument (`hybrid($1, $2, $3)`, the third argument text here, a weight in
+    // the longer forms) and a cast one overrides the session scope as a literal does.
+    for sql in [
+        "SELECT c.analysis_id FROM hybrid($1, $2, $3) h JOIN chunks c USING (chunk_id)",
+        "SELECT c.analysis_id FROM hybrid($1, $2::bigint, $3::text) h JOIN chunks c USING (chunk_id)",
+    ] {
+        let got = alice
+            .query(sql, &[&QUERY, &(total as i64), &"hmumu-run2"])
+            .await
+            .unwrap();
+        assert!(!got.is_empty(), "{sql}");
+        assert!(
+            got.iter()
+                .all(|r| r.get::<_, Option<String>>(0).as_deref() == Some("hmumu-run2")),
+            "{sql}"
+        );
+    }
     // Plain tables are not filtered by the scope (only by access).
     assert!(n(texts(&alice, "SELECT count(DISTINCT analysis_id) FROM chunks").await) > 1);
     // The per-call argument overrides the session scope.

@@ -43,7 +43,7 @@ pub fn count(stmt: &Statement) -> usize {
 struct TableFnTypes(HashMap<usize, DataType>);
 
 impl TableFnTypes {
-    fn record(&mut self, sig: &TableFnSignature, args: &[FunctionArg]) {
+    fn record(&mut self, sig: Option<&TableFnSignature>, args: &[FunctionArg]) {
         for (i, a) in args.iter().enumerate() {
             let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a else {
                 continue;
@@ -65,7 +65,7 @@ impl TableFnTypes {
                 }
             }
             if let Expr::Value(v) = e {
-                let declared = written.or_else(|| sig.arg_type(args.len(), i));
+                let declared = written.or_else(|| sig.and_then(|s| s.arg_type(args.len(), i)));
                 if let (Some(p), Some(t)) = (placeholder_index(&v.value), declared) {
                     self.0.insert(p, t);
                 }
@@ -109,7 +109,7 @@ impl Visitor for TableFnTypes {
             if let (Some(sig), FunctionArguments::List(list)) =
                 (SCALAR_PARAM_TYPES.iter().find(|s| s.name == fname), &f.args)
             {
-                self.record(sig, &list.args);
+                self.record(Some(sig), &list.args);
             }
         }
         ControlFlow::Continue(())
@@ -122,10 +122,10 @@ impl Visitor for TableFnTypes {
             ..
         } = tf
         {
+            // Any table function's cast parameters (`ask_plan($1, $2::bigint)`) take the type
+            // written; Mitra's own also their declared types.
             let fname = name.to_string().to_ascii_lowercase();
-            if let Some(sig) = PARAM_TYPES.iter().find(|s| s.name == fname) {
-                self.record(sig, &args.args);
-            }
+            self.record(PARAM_TYPES.iter().find(|s| s.name == fname), &args.args);
         }
         ControlFlow::Continue(())
     }
@@ -460,6 +460,10 @@ mod tests {
         let mut v = TableFnTypes(HashMap::new());
         let _ = parse("SELECT * FROM bm25($1::varchar, ($2)::int)").visit(&mut v);
         assert_eq!(v.0.get(&1), Some(&DataType::Utf8));
+        assert_eq!(v.0.get(&2), Some(&DataType::Int64));
+        let mut v = TableFnTypes(HashMap::new());
+        let _ = parse("SELECT * FROM ask_plan($1, $2::bigint, $3)").visit(&mut v);
+        assert_eq!(v.0.get(&1), None);
         assert_eq!(v.0.get(&2), Some(&DataType::Int64));
         let mut s = parse("SELECT $2");
         assert!(bind(&mut s, &[ScalarValue::Int64(Some(1))]).is_err());
