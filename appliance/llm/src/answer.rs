@@ -317,12 +317,10 @@ fn steps(
     //    it, and cites that passage when it is supported there. A sentence with a number that
     //    none of those passages writes is removed without a judgment.
     let t = Instant::now();
-    let mut restating = 0;
     for (s, claim) in out.sentences.iter_mut().zip(&split) {
         // A sentence stating nothing the question does not is no answer, and needs no judge.
         if focus::restates(question, &claim.claim) {
             s.kept = false;
-            restating += 1;
             continue;
         }
         let against = if s.cites.is_empty() {
@@ -351,7 +349,7 @@ fn steps(
         }
     }
     out.support_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
-    out.refusal = answer_refusal(question, &out.sentences, &split, restating, checks);
+    out.refusal = answer_refusal(question, &out.sentences, &split, checks);
     Ok(out)
 }
 
@@ -362,7 +360,6 @@ fn answer_refusal(
     question: &str,
     sentences: &[Judged],
     split: &[grounding::Sentence],
-    restating: usize,
     checks: Checks,
 ) -> Option<Refusal> {
     let kept: Vec<(&Judged, &grounding::Sentence)> = sentences
@@ -371,11 +368,13 @@ fn answer_refusal(
         .filter(|(s, _)| s.kept && !s.cites.is_empty())
         .collect();
     if kept.is_empty() {
-        return Some(if restating == sentences.len() {
-            Refusal::Unanswered
-        } else {
-            Refusal::Unsupported
-        });
+        return Some(
+            if split.iter().all(|c| focus::restates(question, &c.claim)) {
+                Refusal::Unanswered
+            } else {
+                Refusal::Unsupported
+            },
+        );
     }
     let best = kept
         .iter()

@@ -3,6 +3,8 @@
 
 use std::collections::HashSet;
 
+use crate::grounding;
+
 /// Words that carry no content of their own (a sentence made of these and the question's words
 /// states nothing).
 const FILLER: &[&str] = &[
@@ -113,25 +115,29 @@ fn content(s: &str) -> HashSet<String> {
 /// Whether `claim` (a sentence without its citation marks) states nothing the question does
 /// not: "The b-tagging working point used is [1]." asked "Which b-tagging working point is
 /// used?". Such a sentence is not an answer, whatever a judge says of it.
+///
 /// A yes/no or either/or question ("Is it a BDT or a DNN?") is answered in its own words, so
 /// no sentence restates one.
 pub fn restates(question: &str, claim: &str) -> bool {
-    let lower = question.to_lowercase();
-    let mut words = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty());
-    let closed = words.next().is_some_and(|w| {
-        [
-            "is", "are", "does", "do", "did", "was", "were", "can", "could", "has", "have", "had",
-            "will", "would", "should",
-        ]
-        .contains(&w)
-    }) || words.any(|w| w == "or" || w == "whether");
-    if closed {
+    if is_closed(question) {
         return false;
     }
     let q = content(question);
     content(claim).iter().all(|w| q.contains(w))
+}
+
+/// Whether `question` is a yes/no question (it opens with an auxiliary verb) or an
+/// either/or one (it has "or" or "whether").
+fn is_closed(question: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "is", "are", "does", "do", "did", "was", "were", "can", "could", "has", "have", "had",
+        "will", "would", "should",
+    ];
+    let lower = question.to_lowercase();
+    let mut words = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty());
+    words.next().is_some_and(|w| OPENERS.contains(&w)) || words.any(|w| w == "or" || w == "whether")
 }
 
 /// Words of a number written out.
@@ -190,7 +196,11 @@ const UNITS: &[&str] = &[
 pub fn asks_for_number(question: &str) -> bool {
     let q = question.to_lowercase();
     let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
-    if QUANTITY.iter().any(|p| contains_phrase(&q, p)) {
+    let word = char::is_alphanumeric;
+    if QUANTITY
+        .iter()
+        .any(|p| grounding::occurs(&q, p, word, word))
+    {
         return true;
     }
     let words: Vec<&str> = q
@@ -200,15 +210,6 @@ pub fn asks_for_number(question: &str) -> bool {
     words
         .windows(2)
         .any(|w| w[0] == "in" && UNITS.contains(&w[1]))
-}
-
-/// Whether `phrase` occurs in `text` on word boundaries.
-fn contains_phrase(text: &str, phrase: &str) -> bool {
-    text.match_indices(phrase).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + phrase.len()..].chars().next();
-        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
-    })
 }
 
 #[cfg(test)]

@@ -126,11 +126,26 @@ pub fn normalize(s: &str) -> String {
 
 /// Whether `number` occurs in `text` as a whole number (not inside a longer one).
 pub fn has_number(text: &str, number: &str) -> bool {
-    let is_num = |c: char| c.is_ascii_digit() || c == '.';
-    text.match_indices(number).any(|(i, _)| {
+    occurs(
+        text,
+        number,
+        |c| c.is_ascii_digit() || c == '.',
+        |c| c.is_ascii_digit(),
+    )
+}
+
+/// Whether `needle` occurs in `text` with no character `joins_before` accepts just before it
+/// and none `joins_after` accepts just after it.
+pub(crate) fn occurs(
+    text: &str,
+    needle: &str,
+    joins_before: impl Fn(char) -> bool,
+    joins_after: impl Fn(char) -> bool,
+) -> bool {
+    text.match_indices(needle).any(|(i, _)| {
         let before = text[..i].chars().next_back();
-        let after = text[i + number.len()..].chars().next();
-        !before.is_some_and(is_num) && !after.is_some_and(|c| c.is_ascii_digit())
+        let after = text[i + needle.len()..].chars().next();
+        !before.is_some_and(&joins_before) && !after.is_some_and(&joins_after)
     })
 }
 

@@ -17,7 +17,7 @@ use pgwire::api::portal::Portal;
 use pgwire::api::Type;
 use pgwire::error::PgWireResult;
 
-use mitra_sql::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
+use mitra_sql::{TableFnSignature, SCALAR_PARAM_TYPES};
 
 fn placeholder_index(v: &Value) -> Option<usize> {
     match v {
@@ -125,7 +125,7 @@ impl Visitor for TableFnTypes {
             // Any table function's cast parameters (`ask_plan($1, $2::bigint)`) take the type
             // written; Mitra's own also their declared types.
             let fname = name.to_string().to_ascii_lowercase();
-            self.record(PARAM_TYPES.iter().find(|s| s.name == fname), &args.args);
+            self.record(mitra_sql::table_fn_signature(&fname), &args.args);
         }
         ControlFlow::Continue(())
     }

@@ -71,6 +71,11 @@ pub const PARAM_TYPES: &[TableFnSignature] = &[
     },
 ];
 
+/// The declared signature of Mitra table function `name`.
+pub fn signature(name: &str) -> Option<&'static TableFnSignature> {
+    PARAM_TYPES.iter().find(|s| s.name == name)
+}
+
 /// Mitra scalar functions whose bound parameters DataFusion cannot type by itself.
 pub const SCALAR_PARAM_TYPES: &[TableFnSignature] = &[
     TableFnSignature {

@@ -234,12 +234,15 @@ impl HybridFunction {
         }
         // A final text argument that is not a number is the scope: (q, k, scope) or the
         // seven-argument form.
+        let short_scope = args::signature(HYBRID)
+            .is_some_and(|sig| sig.scope_last_at.contains(&vals.len()))
+            && vals.last().is_some_and(args::is_scope_text);
         let scope = match vals.len() {
             7 => Some(args::scope(HYBRID, &vals[6])?),
-            3 if args::is_scope_text(&vals[2]) => Some(args::scope(HYBRID, &vals[2])?),
+            n if short_scope => Some(args::scope(HYBRID, &vals[n - 1])?),
             _ => None,
         };
-        if scope.is_some() && vals.len() == 3 || vals.len() == 7 {
+        if short_scope || vals.len() == 7 {
             vals.pop();
         }
         let query = args::query_text(HYBRID, &vals[0], &self.limits)?;

@@ -32,7 +32,9 @@ pub use abstracts_fn::{AbstractsFunction, ABSTRACTS_SCHEMA};
 pub use answer_fn::{
     AnswerFromFunction, AnswerFunction, LlmStatusFunction, ANSWER_SCHEMA, LLM_STATUS_SCHEMA,
 };
-pub use args::{TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES};
+pub use args::{
+    signature as table_fn_signature, TableFnSignature, PARAM_TYPES, SCALAR_PARAM_TYPES,
+};
 pub use ask_fn::{ASK_PLAN_SCHEMA, ASK_SCHEMA};
 pub use bm25_fn::{Bm25Function, RANKED_SCHEMA};
 pub use compare_fn::COMPARE_SCHEMA;
