@@ -3,7 +3,7 @@
 # (benches/ask/gen_multipart.py: multi-part questions over two documents of one analysis, and
 # the answers set's single-fact questions) over the generated two-tier corpus, with the
 # default language model (MITRA_LLM_MODEL; qwen2.5-coder-1.5b-instruct-q4_k_m).
-#   bash benches/run_ask.sh [--answers N] [--limit N]
+#   bash benches/run_ask.sh [--answers N] [--limit N] [--skip-pools] [--answer-split tune|measure]
 # Reuses $OUT/data when present (default OUT ./ask-run; the store of benches/run_answers.sh
 # serves as well: OUT=./answers-run).
 set -euo pipefail
@@ -22,10 +22,13 @@ if [ ! -d "$data" ]; then
   MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" ingest --beir "$OUT/two_tier" --no-progress
 fi
 python3 benches/ask/gen_multipart.py --out "$OUT/ask_questions.jsonl" --check
+# The answers set: its unanswerable questions join the answers part (--answers N).
+python3 benches/answers/gen_questions.py --out "$OUT/answers_questions.jsonl" >/dev/null
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; commit $(git rev-parse --short HEAD)"
 MITRA_EMBEDDING_ENABLED=true MITRA_LLM_RECORD_ANSWERS=false "$M" --data "$data" serve --listen "127.0.0.1:$PORT" >"$OUT/serve.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 for _ in $(seq 100); do sleep 0.2; grep -q "serving" "$OUT/serve.log" && break; done
 python3 benches/ask/bench.py --dsn "host=127.0.0.1 port=$PORT dbname=mitra user=mitra" \
-  --questions "$OUT/ask_questions.jsonl" --json "$OUT/ask_report.json" --traces "$OUT/ask_traces.jsonl" "$@"
+  --questions "$OUT/ask_questions.jsonl" --json "$OUT/ask_report.json" --traces "$OUT/ask_traces.jsonl" \
+  --unanswerable "$OUT/answers_questions.jsonl" "$@"

@@ -10,6 +10,12 @@ pub mod error;
 pub mod maintain;
 pub mod table_fmt;
 
+/// The process allocator of the CLI, the server, the benchmarks and the tests: mimalloc keeps
+/// freed pages for reuse, where glibc's malloc returns every large tensor buffer to the kernel
+/// and faults it in again zeroed (a fifth of the encoder's time on 2 cores: benches/DENSE.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub use error::AppError;
 pub use mitra_eval::{self as eval, beir, metrics};
 pub use mitra_pg as pg;

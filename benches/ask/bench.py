@@ -10,10 +10,13 @@ For each, gold-document recall at 5 and 10: "all" = the pool's first N chunks ho
 of every gold group (both facts of a multi-part question), "per group" = the mean share of
 groups held. Reported per kind (multi / single) and split.
 
-Answers (--answers N: the first N multi-part and N single-fact questions of --answer-split):
-ask(q, 5, analysis) and answer(q, 5, analysis) with the server's model; key-point coverage
-(gen_questions.covers, the matching of `mitra eval`), answered share, and the time of each
-step (ms_plan, ms_retrieval, ms_rerank, ms_prefill, ms_decode from the row, wall clock).
+Answers (--answers N: the first N multi-part and N single-fact questions of --answer-split,
+and with --unanswerable FILE the first N unanswerable questions of that split from the answers
+set FILE, gen_questions.py's output): ask(q, 5, analysis) and answer(q, 5, analysis) with the
+server's model; key-point coverage (gen_questions.covers, the matching of `mitra eval`),
+answered share (abstained share for the unanswerable ones), and the time of each step
+(ms_plan, ms_retrieval, ms_rerank, ms_prefill, ms_decode from the row, wall clock).
+--skip-pools leaves out the pools part.
 
 Writes a JSON report (--json) and one JSONL trace per question (--traces).
 """
@@ -59,6 +62,8 @@ def main():
     ap.add_argument("--answers", type=int, default=0)
     ap.add_argument("--answer-split", default="measure")
     ap.add_argument("--limit", type=int, default=0, help="pool questions (0 = all)")
+    ap.add_argument("--skip-pools", action="store_true")
+    ap.add_argument("--unanswerable", help="the answers set (gen_questions.py output)")
     ap.add_argument("--json")
     ap.add_argument("--traces")
     a = ap.parse_args()
@@ -69,7 +74,7 @@ def main():
     doc_of = dict(conn.execute("SELECT chunk_id, doc_id FROM chunks").fetchall())
     traces = open(a.traces, "w", encoding="utf-8") if a.traces else None
     rows = []
-    for i, q in enumerate(qs, 1):
+    for i, q in enumerate([] if a.skip_pools else qs, 1):
         aid = q["analysis_id"]
         t = time.perf_counter()
         pool, found_by, subs, cls, notes, ms_plan, ms_ret = conn.execute(
@@ -112,10 +117,15 @@ def main():
     if a.answers:
         picked = ([q for q in qs if q["kind"] == "multi" and q["split"] == a.answer_split][: a.answers]
                   + [q for q in qs if q["kind"] != "multi" and q["split"] == a.answer_split][: a.answers])
+        if a.unanswerable:
+            un = [json.loads(l) for l in open(a.unanswerable, encoding="utf-8")]
+            picked += [dict(q, kind="unanswerable", key_points=[], gold_groups=[]) for q in un
+                       if not q["answerable"] and q["split"] == a.answer_split][: a.answers]
         arows = []
         for i, q in enumerate(picked, 1):
             aid = q["analysis_id"]
-            out = {"_id": q["_id"], "kind": "multi" if q["kind"] == "multi" else "single"}
+            kind = q["kind"] if q["kind"] in ("multi", "unanswerable") else "single"
+            out = {"_id": q["_id"], "kind": kind}
             for name, sql in (
                 ("ask", "SELECT answer, abstained, citations, ms_plan, ms_retrieval, ms_rerank, "
                         "ms_prefill, ms_decode, sub_queries FROM ask(%s, 5, %s)"),
@@ -126,8 +136,9 @@ def main():
                 wall = time.perf_counter() - t
                 cited_docs = {doc_of.get(c) for c in cites}
                 out[name] = {"answer": ans, "abstained": abst, "citations": cites,
-                             "coverage": coverage(ans, q["key_points"]) if not abst else 0.0,
-                             "cited_groups": sum(bool(cited_docs & set(g)) for g in q["gold_groups"]) / len(q["gold_groups"]),
+                             "coverage": coverage(ans, q["key_points"]) if not abst or not q["key_points"] else 0.0,
+                             "cited_groups": (sum(bool(cited_docs & set(g)) for g in q["gold_groups"])
+                                              / len(q["gold_groups"])) if q["gold_groups"] else None,
                              "ms_plan": mp, "ms_retrieval": mr, "ms_rerank": mk, "ms_prefill": mpre,
                              "ms_decode": mdec, "wall_s": round(wall, 2), "sub_queries": subs}
             arows.append(out)
@@ -137,7 +148,7 @@ def main():
             print(f"[answers {i}/{len(picked)}] {q['_id']} ask cov={out['ask']['coverage']} "
                   f"answer cov={out['answer']['coverage']}", file=sys.stderr)
         report["answers"] = {}
-        for kind in ("multi", "single"):
+        for kind in ("multi", "single", "unanswerable"):
             sel = [r for r in arows if r["kind"] == kind]
             if not sel:
                 continue
@@ -145,6 +156,7 @@ def main():
             for name in ("ask", "answer"):
                 e[f"{name} key points"] = mean([r[name]["coverage"] for r in sel])
                 e[f"{name} answered"] = mean([float(not r[name]["abstained"]) for r in sel])
+                e[f"{name} abstained"] = mean([float(r[name]["abstained"]) for r in sel])
                 e[f"{name} cited groups"] = mean([r[name]["cited_groups"] for r in sel])
                 for k in ("ms_plan", "ms_retrieval", "ms_rerank", "ms_prefill", "ms_decode"):
                     e[f"{name} {k} median"] = round(statistics.median(r[name][k] for r in sel))
