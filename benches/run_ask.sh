@@ -23,7 +23,8 @@ if [ ! -d "$data" ]; then
 fi
 python3 benches/ask/gen_multipart.py --out "$OUT/ask_questions.jsonl" --check
 # The answers set: its unanswerable questions join the answers part (--answers N).
-python3 benches/answers/gen_questions.py --out "$OUT/answers_questions.jsonl" >/dev/null
+# (the file benches/run_answers.sh writes, so a shared OUT holds one copy).
+python3 benches/answers/gen_questions.py --out "$OUT/questions.jsonl" >/dev/null
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; commit $(git rev-parse --short HEAD)"
 MITRA_EMBEDDING_ENABLED=true MITRA_LLM_RECORD_ANSWERS=false "$M" --data "$data" serve --listen "127.0.0.1:$PORT" >"$OUT/serve.log" 2>&1 &
 pid=$!
@@ -31,4 +32,4 @@ trap 'kill $pid 2>/dev/null || true' EXIT
 for _ in $(seq 100); do sleep 0.2; grep -q "serving" "$OUT/serve.log" && break; done
 python3 benches/ask/bench.py --dsn "host=127.0.0.1 port=$PORT dbname=mitra user=mitra" \
   --questions "$OUT/ask_questions.jsonl" --json "$OUT/ask_report.json" --traces "$OUT/ask_traces.jsonl" \
-  --unanswerable "$OUT/answers_questions.jsonl" "$@"
+  --unanswerable "$OUT/questions.jsonl" "$@"

@@ -14,7 +14,7 @@ Answers (--answers N: the first N multi-part and N single-fact questions of --an
 and with --unanswerable FILE the first N unanswerable questions of that split from the answers
 set FILE, gen_questions.py's output): ask(q, 5, analysis) and answer(q, 5, analysis) with the
 server's model; key-point coverage (gen_questions.covers, the matching of `mitra eval`),
-answered share (abstained share for the unanswerable ones), and the time of each step
+answered share (for the unanswerable ones, 1 − answered abstained), and the time of each step
 (ms_plan, ms_retrieval, ms_rerank, ms_prefill, ms_decode from the row, wall clock).
 --skip-pools leaves out the pools part.
 
@@ -48,6 +48,11 @@ def coverage(answer, kps):
     if not kps:
         return None
     return sum(gq.covers(answer, kp) for kp in kps) / len(kps)
+
+
+def kind_of(q):
+    """multi, unanswerable, or single (the answers set's kinds of answerable question)."""
+    return q["kind"] if q["kind"] in ("multi", "unanswerable") else "single"
 
 
 def mean(xs):
@@ -84,7 +89,7 @@ def main():
         # The scope inline: hybrid()'s third parameter is typed as its weight (float8).
         single = [r[0] for r in conn.execute(
             f"SELECT chunk_id FROM hybrid(%s, 10, {lit(aid)}) ORDER BY rank", (q["text"],)).fetchall()]
-        r = {"_id": q["_id"], "kind": "multi" if q["kind"] == "multi" else "single",
+        r = {"_id": q["_id"], "kind": kind_of(q),
              "split": q["split"], "class": cls, "sub_queries": subs, "plan_notes": notes,
              "ms_plan": ms_plan, "ms_retrieval": ms_ret, "wall_s": round(wall, 2)}
         for name, p in (("ask", pool), ("answer", single)):
@@ -124,8 +129,7 @@ def main():
         arows = []
         for i, q in enumerate(picked, 1):
             aid = q["analysis_id"]
-            kind = q["kind"] if q["kind"] in ("multi", "unanswerable") else "single"
-            out = {"_id": q["_id"], "kind": kind}
+            out = {"_id": q["_id"], "kind": kind_of(q)}
             for name, sql in (
                 ("ask", "SELECT answer, abstained, citations, ms_plan, ms_retrieval, ms_rerank, "
                         "ms_prefill, ms_decode, sub_queries FROM ask(%s, 5, %s)"),
@@ -136,7 +140,8 @@ def main():
                 wall = time.perf_counter() - t
                 cited_docs = {doc_of.get(c) for c in cites}
                 out[name] = {"answer": ans, "abstained": abst, "citations": cites,
-                             "coverage": coverage(ans, q["key_points"]) if not abst or not q["key_points"] else 0.0,
+                             # An abstention covers none of an answerable question's key points.
+                             "coverage": 0.0 if abst and q["key_points"] else coverage(ans, q["key_points"]),
                              "cited_groups": (sum(bool(cited_docs & set(g)) for g in q["gold_groups"])
                                               / len(q["gold_groups"])) if q["gold_groups"] else None,
                              "ms_plan": mp, "ms_retrieval": mr, "ms_rerank": mk, "ms_prefill": mpre,
@@ -156,7 +161,6 @@ def main():
             for name in ("ask", "answer"):
                 e[f"{name} key points"] = mean([r[name]["coverage"] for r in sel])
                 e[f"{name} answered"] = mean([float(not r[name]["abstained"]) for r in sel])
-                e[f"{name} abstained"] = mean([float(r[name]["abstained"]) for r in sel])
                 e[f"{name} cited groups"] = mean([r[name]["cited_groups"] for r in sel])
                 for k in ("ms_plan", "ms_retrieval", "ms_rerank", "ms_prefill", "ms_decode"):
                     e[f"{name} {k} median"] = round(statistics.median(r[name][k] for r in sel))
