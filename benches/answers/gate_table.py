@@ -15,6 +15,8 @@ import argparse
 import json
 
 
+# doc_of and is_gold mirror `mitra eval`'s (appliance/eval/src/answers.rs): the traces carry the
+# cited chunk ids, not whether each is gold.
 def doc_of(chunk_id):
     return chunk_id.rsplit("@", 1)[0]
 

@@ -14,7 +14,7 @@ Answers (--answers N: the first N multi-part and N single-fact questions of --an
 and with --unanswerable FILE the first N unanswerable questions of that split from the answers
 set FILE, gen_questions.py's output): ask(q, 5, analysis) and answer(q, 5, analysis) with the
 server's model; key-point coverage (gen_questions.covers, the matching of `mitra eval`),
-answered share (for the unanswerable ones, 1 − answered abstained), and the time of each step
+answered share (for the unanswerable ones, the abstained share is 1 − that), and the time of each step
 (ms_plan, ms_retrieval, ms_rerank, ms_prefill, ms_decode from the row, wall clock).
 --skip-pools leaves out the pools part.
 
