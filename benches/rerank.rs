@@ -3,14 +3,14 @@
 //! (sentence-transformers' `CrossEncoder`), which `benches/run_rerank.sh` runs in the same run.
 //!
 //! ```text
-//! cargo bench --profile dev --bench rerank -- --model DIR --pairs PAIRS.json [--reps 5]
+//! cargo bench --profile dev --bench rerank -- --model DIR --pairs PAIRS.json [--reps 5] [--kernel auto|candle]
 //! ```
 //! PAIRS.json: `{"query": "...", "passages": ["...", ...]}`. Prints one JSON line: the median
 //! and best milliseconds per call, pairs, forward passes per call, tokens per pair.
 
 use std::time::Instant;
 
-use mitra_rerank::{CrossEncoder, CrossEncoderDir, Device};
+use mitra_rerank::{BertKernel, CrossEncoder, CrossEncoderDir, Device};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -25,6 +25,11 @@ fn main() {
         std::process::exit(2);
     };
     let reps: usize = arg("--reps").and_then(|r| r.parse().ok()).unwrap_or(5);
+    let kernel_name = arg("--kernel").unwrap_or_else(|| "auto".into());
+    let Some(kernel) = BertKernel::parse(&kernel_name) else {
+        eprintln!("--kernel: auto or candle");
+        std::process::exit(2);
+    };
     let spec: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&pairs).expect("pairs file")).expect("json");
     let query = spec["query"].as_str().expect("query").to_string();
@@ -37,7 +42,7 @@ fn main() {
     let refs: Vec<&str> = passages.iter().map(String::as_str).collect();
     let dir = CrossEncoderDir::open(std::path::Path::new(&model), None).expect("model dir");
     let t = Instant::now();
-    let ce = CrossEncoder::load(&dir, "bench", Device::Cpu).expect("load");
+    let ce = CrossEncoder::load_with(&dir, "bench", Device::Cpu, kernel).expect("load");
     let load_ms = t.elapsed().as_secs_f64() * 1000.0;
     let tokens: usize = ce
         .encode(&query, &refs)
@@ -67,6 +72,7 @@ fn main() {
         "{}",
         serde_json::json!({
             "system": "mitra",
+            "kernel": kernel_name,
             "pairs": refs.len(),
             "tokens_per_pair": tokens as f64 / refs.len() as f64,
             "ms_median": ms[ms.len() / 2],

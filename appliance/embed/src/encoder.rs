@@ -5,7 +5,52 @@ use candle_nn::{Linear, Module, VarBuilder};
 use candle_transformers::models::bert::BertModel;
 use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 
+use crate::packed::PackedBert;
 use crate::{EmbedError, ModelDir, Pooling};
+
+/// Which implementation of BERT's forward pass runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BertKernel {
+    /// The packed CPU path (`packed`) on the CPU, candle's `BertModel` on other devices.
+    #[default]
+    Auto,
+    /// candle's `BertModel` (padded batches) on every device: the reference path.
+    Candle,
+}
+
+/// A BERT encoder stack: candle's, or the packed CPU path.
+pub enum Bert {
+    /// candle's `BertModel`, padded batches (any device).
+    Candle(BertModel),
+    /// Packed sequences on the CPU.
+    Packed(PackedBert),
+}
+
+impl BertKernel {
+    /// `auto` or `candle` (the configuration's spelling).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "auto" => Some(BertKernel::Auto),
+            "candle" => Some(BertKernel::Candle),
+            _ => None,
+        }
+    }
+}
+
+impl Bert {
+    /// Loads the weights in `vb` with the implementation `kernel` chooses for `device`.
+    pub fn load(
+        vb: VarBuilder,
+        cfg: &candle_transformers::models::bert::Config,
+        device: &Device,
+        kernel: BertKernel,
+    ) -> candle_core::Result<Self> {
+        Ok(match (kernel, device) {
+            (BertKernel::Auto, Device::Cpu) => Bert::Packed(PackedBert::load(vb, cfg)?),
+            _ => Bert::Candle(BertModel::load(vb, cfg)?),
+        })
+    }
+}
 
 /// Inputs up to this many word pieces in total run on one thread: a single question's ~200 small
 /// tensor operations gain nothing from a thread split (measured p50 13.8 vs 14.4 ms, p99 16.8 vs
@@ -32,7 +77,7 @@ pub struct Encoder {
     /// A one-thread pool for small inputs (single queries): splitting tiny tensor operations
     /// across threads costs more in wake-ups than it saves.
     serial: rayon::ThreadPool,
-    model: BertModel,
+    model: Bert,
     projection: Option<Linear>,
     tokenizer: Tokenizer,
     pad_id: u32,
@@ -48,6 +93,16 @@ fn tok_err(e: impl std::fmt::Display) -> EmbedError {
 impl Encoder {
     /// Loads the model in `dir` onto `device` under the name `model_id`.
     pub fn load(dir: &ModelDir, model_id: &str, device: Device) -> Result<Self, EmbedError> {
+        Self::load_with(dir, model_id, device, BertKernel::Auto)
+    }
+
+    /// [`Encoder::load`] with a choice of forward pass (benchmarks compare the two).
+    pub fn load_with(
+        dir: &ModelDir,
+        model_id: &str,
+        device: Device,
+        kernel: BertKernel,
+    ) -> Result<Self, EmbedError> {
         let tok_path = dir.path.join("tokenizer.json");
         let mut tokenizer = Tokenizer::from_file(&tok_path).map_err(|e| EmbedError::Config {
             path: tok_path.clone(),
@@ -72,7 +127,7 @@ impl Encoder {
             Some(p) => vb.pp(p),
             None => vb.clone(),
         };
-        let model = BertModel::load(bert_vb, &dir.bert)?;
+        let model = Bert::load(bert_vb, &dir.bert, &device, kernel)?;
         let projection = match &dir.projection {
             Some((prefix, out)) => Some(candle_nn::linear(
                 dir.bert.hidden_size,
@@ -151,40 +206,7 @@ impl Encoder {
         order.sort_by_key(|&i| std::cmp::Reverse(encodings[i].get_ids().len()));
         let mut out: Vec<Vec<f32>> = vec![Vec::new(); encodings.len()];
         for group in order.chunks(self.batch_size) {
-            let longest = group
-                .iter()
-                .map(|&i| encodings[i].get_ids().len())
-                .max()
-                .unwrap_or(0)
-                .max(1);
-            let mut ids = Vec::with_capacity(group.len() * longest);
-            let mut types = Vec::with_capacity(group.len() * longest);
-            let mut mask = Vec::with_capacity(group.len() * longest);
-            for &i in group {
-                let e = &encodings[i];
-                let n = e.get_ids().len();
-                ids.extend_from_slice(e.get_ids());
-                types.extend_from_slice(e.get_type_ids());
-                mask.extend(std::iter::repeat_n(1u32, n));
-                let pad = longest - n;
-                ids.extend(std::iter::repeat_n(self.pad_id, pad));
-                types.extend(std::iter::repeat_n(0u32, pad));
-                mask.extend(std::iter::repeat_n(0u32, pad));
-            }
-            let shape = (group.len(), longest);
-            let ids = Tensor::from_vec(ids, shape, &self.device)?;
-            let types = Tensor::from_vec(types, shape, &self.device)?;
-            let mask = Tensor::from_vec(mask, shape, &self.device)?;
-            let states = self.model.forward(&ids, &types, Some(&mask))?;
-            let mut pooled = match self.info.pooling {
-                Pooling::Cls => states.narrow(1, 0, 1)?.squeeze(1)?,
-                Pooling::Mean => {
-                    let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
-                    let sum = states.broadcast_mul(&m)?.sum(1)?;
-                    let count = m.sum(1)?.clamp(1e-9f32, f32::MAX)?;
-                    sum.broadcast_div(&count)?
-                }
-            };
+            let mut pooled = self.pool(group, encodings)?;
             if let Some(p) = &self.projection {
                 pooled = p.forward(&pooled)?;
             }
@@ -202,5 +224,57 @@ impl Encoder {
             }
         }
         Ok(out)
+    }
+
+    /// The pooled hidden states (sequences × hidden) of the inputs `group` of `encodings`.
+    fn pool(&self, group: &[usize], encodings: &[tokenizers::Encoding]) -> Result<Tensor, EmbedError> {
+        let model = match &self.model {
+            Bert::Packed(m) => {
+                let seqs: Vec<(&[u32], &[u32])> = group
+                    .iter()
+                    .map(|&i| (encodings[i].get_ids(), encodings[i].get_type_ids()))
+                    .collect();
+                let packed = m.forward(&seqs)?;
+                return Ok(match self.info.pooling {
+                    Pooling::Cls => packed.first_rows()?,
+                    Pooling::Mean => packed.mean_rows()?,
+                });
+            }
+            Bert::Candle(m) => m,
+        };
+        let longest = group
+            .iter()
+            .map(|&i| encodings[i].get_ids().len())
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let mut ids = Vec::with_capacity(group.len() * longest);
+        let mut types = Vec::with_capacity(group.len() * longest);
+        let mut mask = Vec::with_capacity(group.len() * longest);
+        for &i in group {
+            let e = &encodings[i];
+            let n = e.get_ids().len();
+            ids.extend_from_slice(e.get_ids());
+            types.extend_from_slice(e.get_type_ids());
+            mask.extend(std::iter::repeat_n(1u32, n));
+            let pad = longest - n;
+            ids.extend(std::iter::repeat_n(self.pad_id, pad));
+            types.extend(std::iter::repeat_n(0u32, pad));
+            mask.extend(std::iter::repeat_n(0u32, pad));
+        }
+        let shape = (group.len(), longest);
+        let ids = Tensor::from_vec(ids, shape, &self.device)?;
+        let types = Tensor::from_vec(types, shape, &self.device)?;
+        let mask = Tensor::from_vec(mask, shape, &self.device)?;
+        let states = model.forward(&ids, &types, Some(&mask))?;
+        Ok(match self.info.pooling {
+            Pooling::Cls => states.narrow(1, 0, 1)?.squeeze(1)?,
+            Pooling::Mean => {
+                let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+                let sum = states.broadcast_mul(&m)?.sum(1)?;
+                let count = m.sum(1)?.clamp(1e-9f32, f32::MAX)?;
+                sum.broadcast_div(&count)?
+            }
+        })
     }
 }

@@ -7,12 +7,14 @@ pub mod device;
 pub mod encoder;
 pub mod error;
 pub mod flat;
+mod kernels;
 pub mod model_dir;
+pub mod packed;
 
 pub use candle_core;
 pub use candle_core::Device;
 pub use device::parse_device;
-pub use encoder::{Encoder, EncoderInfo};
+pub use encoder::{Bert, BertKernel, Encoder, EncoderInfo};
 pub use error::EmbedError;
 pub use flat::{top_k, top_k_where, Hit};
 pub use model_dir::{ModelDir, Pooling};

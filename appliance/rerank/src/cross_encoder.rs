@@ -4,11 +4,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use candle_core::{DType, Device, Module, Tensor};
 use candle_nn::{Linear, VarBuilder};
-use candle_transformers::models::bert::BertModel;
 use candle_transformers::models::xlm_roberta::XLMRobertaForSequenceClassification;
 use tokenizers::{
     EncodeInput, Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy,
 };
+
+use mitra_embed::{Bert, BertKernel};
 
 use crate::{CrossEncoderDir, Layout, RerankError};
 
@@ -18,7 +19,7 @@ const BATCH_TOKENS: usize = 64 * 256;
 
 enum Net {
     Bert {
-        bert: BertModel,
+        bert: Bert,
         pooler: Linear,
         classifier: Linear,
     },
@@ -63,6 +64,17 @@ fn tok_err(e: impl std::fmt::Display) -> RerankError {
 impl CrossEncoder {
     /// Loads the model in `dir` onto `device` under the name `name`.
     pub fn load(dir: &CrossEncoderDir, name: &str, device: Device) -> Result<Self, RerankError> {
+        Self::load_with(dir, name, device, BertKernel::Auto)
+    }
+
+    /// [`CrossEncoder::load`] with a choice of BERT forward pass (benchmarks compare the two;
+    /// the XLM-RoBERTa layout always runs candle's).
+    pub fn load_with(
+        dir: &CrossEncoderDir,
+        name: &str,
+        device: Device,
+        kernel: BertKernel,
+    ) -> Result<Self, RerankError> {
         let tok_path = dir.path.join("tokenizer.json");
         let mut tokenizer = Tokenizer::from_file(&tok_path).map_err(|e| RerankError::Config {
             path: tok_path.clone(),
@@ -91,7 +103,7 @@ impl CrossEncoder {
         let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &device)?;
         let net = match &dir.layout {
             Layout::Bert(cfg) => {
-                let bert = BertModel::load(vb.clone(), cfg)?;
+                let bert = Bert::load(vb.clone(), cfg, &device, kernel)?;
                 let h = cfg.hidden_size;
                 let pooler = candle_nn::linear(h, h, vb.pp("bert.pooler.dense"))?;
                 let classifier = candle_nn::linear(h, 1, vb.pp("classifier"))?;
@@ -203,6 +215,44 @@ impl CrossEncoder {
         group: impl ExactSizeIterator<Item = &'a Encoding> + Clone,
     ) -> Result<Vec<f32>, RerankError> {
         let rows = group.len();
+        let logits = match &self.net {
+            Net::Bert {
+                bert,
+                pooler,
+                classifier,
+            } => {
+                let cls = match bert {
+                    Bert::Packed(bert) => {
+                        let seqs: Vec<(&[u32], &[u32])> = group
+                            .map(|e| (e.get_ids(), e.get_type_ids()))
+                            .collect();
+                        bert.forward(&seqs)?.first_rows()?
+                    }
+                    Bert::Candle(bert) => {
+                        let (ids, types, mask) = self.padded(group, true)?;
+                        let states = bert.forward(&ids, &types, Some(&mask))?;
+                        states.narrow(1, 0, 1)?.squeeze(1)?
+                    }
+                };
+                classifier.forward(&pooler.forward(&cls)?.tanh()?)?
+            }
+            Net::XlmRoberta(m) => {
+                // XLM-RoBERTa has one token type (its tokenizer passes none): zeros.
+                let (ids, types, mask) = self.padded(group, false)?;
+                m.forward(&ids, &mask, &types)?
+            }
+        };
+        self.logits(rows, logits)
+    }
+
+    /// Token ids, type ids (or zeros when not `typed`) and attention mask of `group`, padded
+    /// to its longest pair.
+    fn padded<'a>(
+        &self,
+        group: impl ExactSizeIterator<Item = &'a Encoding> + Clone,
+        typed: bool,
+    ) -> Result<(Tensor, Tensor, Tensor), RerankError> {
+        let rows = group.len();
         let longest = group
             .clone()
             .map(|e| e.get_ids().len())
@@ -212,8 +262,6 @@ impl CrossEncoder {
         let mut ids = Vec::with_capacity(rows * longest);
         let mut types = Vec::with_capacity(rows * longest);
         let mut mask = Vec::with_capacity(rows * longest);
-        // XLM-RoBERTa has one token type (its tokenizer passes none): zeros.
-        let typed = matches!(self.dir.layout, Layout::Bert(_));
         for e in group {
             let n = e.get_ids().len();
             ids.extend_from_slice(e.get_ids());
@@ -229,21 +277,15 @@ impl CrossEncoder {
             mask.extend(std::iter::repeat_n(0u32, pad));
         }
         let shape = (rows, longest);
-        let ids = Tensor::from_vec(ids, shape, &self.device)?;
-        let types = Tensor::from_vec(types, shape, &self.device)?;
-        let mask = Tensor::from_vec(mask, shape, &self.device)?;
-        let logits = match &self.net {
-            Net::Bert {
-                bert,
-                pooler,
-                classifier,
-            } => {
-                let states = bert.forward(&ids, &types, Some(&mask))?;
-                let cls = states.narrow(1, 0, 1)?.squeeze(1)?;
-                classifier.forward(&pooler.forward(&cls)?.tanh()?)?
-            }
-            Net::XlmRoberta(m) => m.forward(&ids, &mask, &types)?,
-        };
+        Ok((
+            Tensor::from_vec(ids, shape, &self.device)?,
+            Tensor::from_vec(types, shape, &self.device)?,
+            Tensor::from_vec(mask, shape, &self.device)?,
+        ))
+    }
+
+    /// Counts a forward pass of `rows` pairs and reads its logits (the first column).
+    fn logits(&self, rows: usize, logits: Tensor) -> Result<Vec<f32>, RerankError> {
         self.counters.forward_passes.fetch_add(1, Ordering::Relaxed);
         self.counters
             .pairs

@@ -9,5 +9,5 @@ pub mod model_dir;
 
 pub use cross_encoder::{Counters, CrossEncoder};
 pub use error::RerankError;
-pub use mitra_embed::{parse_device, Device};
+pub use mitra_embed::{parse_device, BertKernel, Device};
 pub use model_dir::{CrossEncoderDir, Layout, DEFAULT_MAX_LENGTH};

@@ -180,10 +180,11 @@ impl Rerankers {
             return r.clone();
         }
         let (max_length, device) = (self.cfg.max_length, self.cfg.device.clone());
+        let kernel = mitra_rerank::BertKernel::parse(&self.cfg.kernel).unwrap_or_default();
         let loaded = std::panic::catch_unwind(|| -> Result<CrossEncoder, RerankError> {
             let parsed = CrossEncoderDir::open(dir, Some(max_length))?;
             let device = mitra_rerank::parse_device(&device)?;
-            CrossEncoder::load(&parsed, name, device)
+            CrossEncoder::load_with(&parsed, name, device, kernel)
         })
         .unwrap_or_else(|_| Err(RerankError::Tokenizer("the loader panicked".into())))
         .map(Arc::new)

@@ -147,6 +147,14 @@ impl Config {
         if self.embedding.batch_size == 0 {
             return bad("embedding.batch_size must be at least 1");
         }
+        for (key, value) in [
+            ("embedding.kernel", &self.embedding.kernel),
+            ("rerank.kernel", &self.rerank.kernel),
+        ] {
+            if mitra_embed::BertKernel::parse(value).is_none() {
+                return bad(&format!("{key} must be auto or candle"));
+            }
+        }
         if !["ivf_pq", "ivf_hnsw_sq"].contains(&self.dense.ann_index.as_str()) {
             return bad("dense.ann_index must be ivf_pq or ivf_hnsw_sq");
         }

@@ -225,6 +225,9 @@ pub struct EmbeddingConfig {
     pub device: String,
     /// Texts per forward pass.
     pub batch_size: usize,
+    /// BERT's forward pass: `auto` (packed sequences with fused kernels on the CPU, candle's
+    /// padded `BertModel` on a GPU) or `candle` (candle's everywhere: the reference path).
+    pub kernel: String,
 }
 
 impl Default for EmbeddingConfig {
@@ -237,6 +240,7 @@ impl Default for EmbeddingConfig {
             query_model_dir: None,
             device: "cpu".into(),
             batch_size: 32,
+            kernel: "auto".into(),
         }
     }
 }
@@ -400,6 +404,8 @@ pub struct RerankConfig {
     pub candidates: usize,
     /// Candidates `abstracts()` reranks (its top ones; the rest keep their fused order).
     pub abstracts_candidates: usize,
+    /// A BERT-layout cross-encoder's forward pass: `auto` or `candle`, as `embedding.kernel`.
+    pub kernel: String,
 }
 
 impl Default for RerankConfig {
@@ -411,6 +417,7 @@ impl Default for RerankConfig {
             max_length: 512,
             candidates: 20,
             abstracts_candidates: 10,
+            kernel: "auto".into(),
         }
     }
 }

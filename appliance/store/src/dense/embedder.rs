@@ -31,7 +31,8 @@ impl std::fmt::Debug for Embedder {
 fn load_one(dir: &std::path::Path, id: &str, cfg: &EmbeddingConfig) -> Result<Encoder, DenseError> {
     let device = mitra_embed::parse_device(&cfg.device)?;
     let md = ModelDir::open(dir)?;
-    Ok(Encoder::load(&md, id, device)?.with_batch_size(cfg.batch_size))
+    let kernel = mitra_embed::BertKernel::parse(&cfg.kernel).unwrap_or_default();
+    Ok(Encoder::load_with(&md, id, device, kernel)?.with_batch_size(cfg.batch_size))
 }
 
 impl Embedder {
