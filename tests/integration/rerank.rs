@@ -1,6 +1,6 @@
 //! Cross-encoders: parity with `transformers` on random-weight models of both layouts, and bad input.
 
-use mitra_rerank::{CrossEncoder, CrossEncoderDir, Device, RerankError};
+use mitra_rerank::{BertKernel, CrossEncoder, CrossEncoderDir, Device, RerankError};
 
 use crate::common;
 
@@ -10,9 +10,13 @@ fn golden() -> serde_json::Value {
 }
 
 fn load(layout: &str) -> (tempfile::TempDir, CrossEncoder) {
+    load_with(layout, BertKernel::Auto)
+}
+
+fn load_with(layout: &str, kernel: BertKernel) -> (tempfile::TempDir, CrossEncoder) {
     let dir = common::lcg_model(&common::repo_root().join("tests/data/rerank").join(layout));
     let parsed = CrossEncoderDir::open(dir.path(), None).unwrap();
-    let ce = CrossEncoder::load(&parsed, layout, Device::Cpu).unwrap();
+    let ce = CrossEncoder::load_with(&parsed, layout, Device::Cpu, kernel).unwrap();
     (dir, ce)
 }
 
@@ -76,6 +80,30 @@ fn cross_encoders_match_transformers_on_both_layouts() {
         // Scores do not depend on what else is in the batch.
         let alone = ce.score(&queries[0], &refs[..1], &|| false).unwrap();
         assert!((alone[0] as f64 - want[0]).abs() <= 1e-4);
+    }
+}
+
+/// The packed CPU path (the default) and candle's padded `BertModel` (the reference kept
+/// selectable) score alike, pairs of different lengths in one batch included.
+#[test]
+fn packed_and_candle_bert_paths_agree() {
+    let g = golden();
+    let passages = strings(&g["passages"]);
+    let refs: Vec<&str> = passages.iter().map(String::as_str).collect();
+    let q = strings(&g["queries"]).remove(0);
+    let (_a, packed) = load_with("bert-ce", BertKernel::Auto);
+    let (_b, candle) = load_with("bert-ce", BertKernel::Candle);
+    let x = packed.score(&q, &refs, &|| false).unwrap();
+    let y = candle.score(&q, &refs, &|| false).unwrap();
+    let lens: std::collections::BTreeSet<usize> = packed
+        .encode(&q, &refs)
+        .unwrap()
+        .iter()
+        .map(|e| e.get_ids().len())
+        .collect();
+    assert!(lens.len() > 2, "pairs of one length only: {lens:?}");
+    for (a, b) in x.iter().zip(&y) {
+        assert!((a - b).abs() <= 1e-4, "packed {a} vs candle {b}");
     }
 }
 

@@ -227,7 +227,11 @@ impl Encoder {
     }
 
     /// The pooled hidden states (sequences × hidden) of the inputs `group` of `encodings`.
-    fn pool(&self, group: &[usize], encodings: &[tokenizers::Encoding]) -> Result<Tensor, EmbedError> {
+    fn pool(
+        &self,
+        group: &[usize],
+        encodings: &[tokenizers::Encoding],
+    ) -> Result<Tensor, EmbedError> {
         let model = match &self.model {
             Bert::Packed(m) => {
                 let seqs: Vec<(&[u32], &[u32])> = group

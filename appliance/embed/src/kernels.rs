@@ -256,7 +256,9 @@ mod tests {
     #[test]
     fn softmax_rows_sum_to_one_and_match() {
         let width = 13;
-        let mut xs: Vec<f32> = (0..width * 3).map(|i| ((i * 7) % 11) as f32 - 5.0).collect();
+        let mut xs: Vec<f32> = (0..width * 3)
+            .map(|i| ((i * 7) % 11) as f32 - 5.0)
+            .collect();
         let orig = xs.clone();
         softmax_rows(&mut xs, width, 0.5);
         for (row, o) in xs.chunks(width).zip(orig.chunks(width)) {

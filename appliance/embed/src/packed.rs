@@ -151,7 +151,7 @@ pub struct Packed {
 }
 
 impl Packed {
-    /// The hidden state of word piece `pos` of sequence `seq`.
+    /// The hidden state of word piece `pos` of sequence `seq` (`pos` below its length).
     pub fn row(&self, seq: usize, pos: usize) -> &[f32] {
         let r = self.offsets[seq] + pos;
         &self.states[r * self.width..(r + 1) * self.width]
@@ -162,7 +162,12 @@ impl Packed {
         let n = self.offsets.len() - 1;
         let mut v = Vec::with_capacity(n * self.width);
         for s in 0..n {
-            v.extend_from_slice(self.row(s, 0));
+            if self.offsets[s + 1] > self.offsets[s] {
+                v.extend_from_slice(self.row(s, 0));
+            } else {
+                // An empty sequence has no first word piece: zeros.
+                v.resize(v.len() + self.width, 0.0);
+            }
         }
         Tensor::from_vec(v, (n, self.width), &candle_core::Device::Cpu)
     }

@@ -223,9 +223,8 @@ impl CrossEncoder {
             } => {
                 let cls = match bert {
                     Bert::Packed(bert) => {
-                        let seqs: Vec<(&[u32], &[u32])> = group
-                            .map(|e| (e.get_ids(), e.get_type_ids()))
-                            .collect();
+                        let seqs: Vec<(&[u32], &[u32])> =
+                            group.map(|e| (e.get_ids(), e.get_type_ids())).collect();
                         bert.forward(&seqs)?.first_rows()?
                     }
                     Bert::Candle(bert) => {

@@ -363,6 +363,10 @@ mod tests {
         let r = Config::load_with_env(None, &env(&[("MITRA_RERANK_MODEL", "llm")])).unwrap();
         assert_eq!(r.rerank.model, "llm");
         assert!(Config::load_with_env(None, &env(&[("MITRA_RERANK_MAX_LENGTH", "2")])).is_err());
+        let k = Config::load_with_env(None, &env(&[("MITRA_EMBEDDING_KERNEL", "candle")])).unwrap();
+        assert_eq!(k.embedding.kernel, "candle");
+        let e = Config::load_with_env(None, &env(&[("MITRA_RERANK_KERNEL", "fast")])).unwrap_err();
+        assert!(e.to_string().contains("rerank.kernel"), "{e}");
         assert!(Config::load_with_env(None, &env(&[("MITRA_SECRET_CDS", "x")])).is_ok());
         assert!(
             Config::load_with_env(None, &env(&[("MITRA_PLUGINS_TIMEOUT_MS", "5000")]))
