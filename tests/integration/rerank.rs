@@ -83,27 +83,33 @@ fn cross_encoders_match_transformers_on_both_layouts() {
     }
 }
 
-/// The packed CPU path (the default) and candle's padded `BertModel` (the reference kept
-/// selectable) score alike, pairs of different lengths in one batch included.
+/// The packed CPU path (the default) and candle's padded models (the reference kept
+/// selectable) score alike on both layouts, pairs of different lengths in one batch included.
 #[test]
 fn packed_and_candle_bert_paths_agree() {
     let g = golden();
     let passages = strings(&g["passages"]);
     let refs: Vec<&str> = passages.iter().map(String::as_str).collect();
     let q = strings(&g["queries"]).remove(0);
-    let (_a, packed) = load_with("bert-ce", BertKernel::Auto);
-    let (_b, candle) = load_with("bert-ce", BertKernel::Candle);
-    let x = packed.score(&q, &refs, &|| false).unwrap();
-    let y = candle.score(&q, &refs, &|| false).unwrap();
-    let lens: std::collections::BTreeSet<usize> = packed
-        .encode(&q, &refs)
-        .unwrap()
-        .iter()
-        .map(|e| e.get_ids().len())
-        .collect();
-    assert!(lens.len() > 2, "pairs of one length only: {lens:?}");
-    for (a, b) in x.iter().zip(&y) {
-        assert!((a - b).abs() <= 1e-4, "packed {a} vs candle {b}");
+    for layout in ["bert-ce", "xlmr-ce"] {
+        let (_a, packed) = load_with(layout, BertKernel::Auto);
+        let (_b, candle) = load_with(layout, BertKernel::Candle);
+        assert_eq!((packed.kernel(), candle.kernel()), ("packed", "candle"));
+        let x = packed.score(&q, &refs, &|| false).unwrap();
+        let y = candle.score(&q, &refs, &|| false).unwrap();
+        let lens: std::collections::BTreeSet<usize> = packed
+            .encode(&q, &refs)
+            .unwrap()
+            .iter()
+            .map(|e| e.get_ids().len())
+            .collect();
+        assert!(
+            lens.len() > 2,
+            "{layout}: pairs of one length only: {lens:?}"
+        );
+        for (a, b) in x.iter().zip(&y) {
+            assert!((a - b).abs() <= 1e-4, "{layout}: packed {a} vs candle {b}");
+        }
     }
 }
 

@@ -191,6 +191,61 @@ impl Packed {
     }
 }
 
+/// How word pieces get their position ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Positions {
+    /// BERT: 0, 1, 2, …
+    Absolute,
+    /// RoBERTa and XLM-RoBERTa: `padding_idx` + 1, + 2, … (a padding token itself gets
+    /// `padding_idx`), as `transformers`' `create_position_ids_from_input_ids`.
+    Roberta {
+        /// The padding token's id.
+        padding_idx: u32,
+    },
+}
+
+/// The sizes and choices that make a BERT-family encoder stack.
+#[derive(Debug, Clone)]
+pub struct Shape {
+    /// Hidden size.
+    pub hidden: usize,
+    /// Attention heads (dividing the hidden size).
+    pub heads: usize,
+    /// Feed-forward size.
+    pub intermediate: usize,
+    /// Encoder layers.
+    pub layers: usize,
+    /// Vocabulary size.
+    pub vocab: usize,
+    /// Rows of the position table.
+    pub positions: usize,
+    /// Token types.
+    pub types: usize,
+    /// Layer norm epsilon.
+    pub eps: f64,
+    /// The feed-forward activation.
+    pub act: HiddenAct,
+    /// Position ids.
+    pub position_ids: Positions,
+}
+
+impl From<&Config> for Shape {
+    fn from(cfg: &Config) -> Self {
+        Shape {
+            hidden: cfg.hidden_size,
+            heads: cfg.num_attention_heads,
+            intermediate: cfg.intermediate_size,
+            layers: cfg.num_hidden_layers,
+            vocab: cfg.vocab_size,
+            positions: cfg.max_position_embeddings,
+            types: cfg.type_vocab_size,
+            eps: cfg.layer_norm_eps,
+            act: cfg.hidden_act,
+            position_ids: Positions::Absolute,
+        }
+    }
+}
+
 /// A raw pointer that tasks writing disjoint parts of one buffer may share.
 #[derive(Clone, Copy)]
 struct SharedMut(*mut f32);
@@ -205,13 +260,7 @@ pub struct PackedBert {
     token_type: Vec<f32>,
     embedding_norm: Norm,
     layers: Vec<Layer>,
-    hidden: usize,
-    heads: usize,
-    intermediate: usize,
-    vocab: usize,
-    positions: usize,
-    types: usize,
-    act: HiddenAct,
+    shape: Shape,
 }
 
 fn table(vb: VarBuilder, rows: usize, cols: usize) -> candle_core::Result<Vec<f32>> {
@@ -225,26 +274,27 @@ impl PackedBert {
     /// Loads BERT's weights (the names of `transformers`' `BertModel`) from `vb`, at its root
     /// or, as candle's loader does, under the config's `model_type` (e.g. `bert.`).
     pub fn load(vb: VarBuilder, cfg: &Config) -> candle_core::Result<Self> {
-        match Self::load_at(vb.clone(), cfg) {
+        let shape = Shape::from(cfg);
+        match Self::load_shape(vb.clone(), &shape) {
             Ok(m) => Ok(m),
             Err(e) => match &cfg.model_type {
-                Some(t) => Self::load_at(vb.pp(t), cfg).map_err(|_| e),
+                Some(t) => Self::load_shape(vb.pp(t), &shape).map_err(|_| e),
                 None => Err(e),
             },
         }
     }
 
-    fn load_at(vb: VarBuilder, cfg: &Config) -> candle_core::Result<Self> {
-        let h = cfg.hidden_size;
-        if cfg.num_attention_heads == 0 || h % cfg.num_attention_heads != 0 {
-            candle_core::bail!(
-                "hidden size {h} is not a multiple of {} heads",
-                cfg.num_attention_heads
-            );
+    /// Loads an encoder stack of `shape` whose weights (`embeddings.…`, `encoder.layer.N.…`,
+    /// BERT's names) are at the root of `vb`.
+    pub fn load_shape(vb: VarBuilder, shape: &Shape) -> candle_core::Result<Self> {
+        let h = shape.hidden;
+        if shape.heads == 0 || h % shape.heads != 0 {
+            candle_core::bail!("hidden size {h} is not a multiple of {} heads", shape.heads);
         }
+        let (inner, eps) = (shape.intermediate, shape.eps);
         let e = vb.pp("embeddings");
-        let mut layers = Vec::with_capacity(cfg.num_hidden_layers);
-        for i in 0..cfg.num_hidden_layers {
+        let mut layers = Vec::with_capacity(shape.layers);
+        for i in 0..shape.layers {
             let l = vb.pp(format!("encoder.layer.{i}"));
             let a = l.pp("attention");
             layers.push(Layer {
@@ -254,61 +304,71 @@ impl PackedBert {
                     Dense::load(a.pp("self.value"), h, h)?,
                 ]),
                 attention_out: Dense::load(a.pp("output.dense"), h, h)?,
-                attention_norm: Norm::load(a.pp("output.LayerNorm"), h, cfg.layer_norm_eps)?,
-                intermediate: Dense::load(l.pp("intermediate.dense"), h, cfg.intermediate_size)?,
-                output: Dense::load(l.pp("output.dense"), cfg.intermediate_size, h)?,
-                output_norm: Norm::load(l.pp("output.LayerNorm"), h, cfg.layer_norm_eps)?,
+                attention_norm: Norm::load(a.pp("output.LayerNorm"), h, eps)?,
+                intermediate: Dense::load(l.pp("intermediate.dense"), h, inner)?,
+                output: Dense::load(l.pp("output.dense"), inner, h)?,
+                output_norm: Norm::load(l.pp("output.LayerNorm"), h, eps)?,
             });
         }
         Ok(PackedBert {
-            word: table(e.pp("word_embeddings"), cfg.vocab_size, h)?,
-            position: table(e.pp("position_embeddings"), cfg.max_position_embeddings, h)?,
-            token_type: table(e.pp("token_type_embeddings"), cfg.type_vocab_size, h)?,
-            embedding_norm: Norm::load(e.pp("LayerNorm"), h, cfg.layer_norm_eps)?,
+            word: table(e.pp("word_embeddings"), shape.vocab, h)?,
+            position: table(e.pp("position_embeddings"), shape.positions, h)?,
+            token_type: table(e.pp("token_type_embeddings"), shape.types, h)?,
+            embedding_norm: Norm::load(e.pp("LayerNorm"), h, eps)?,
             layers,
-            hidden: h,
-            heads: cfg.num_attention_heads,
-            intermediate: cfg.intermediate_size,
-            vocab: cfg.vocab_size,
-            positions: cfg.max_position_embeddings,
-            types: cfg.type_vocab_size,
-            act: cfg.hidden_act,
+            shape: shape.clone(),
+        })
+    }
+
+    /// The position id of each word piece of `ids`.
+    fn position_ids<'a>(&self, ids: &'a [u32]) -> impl Iterator<Item = usize> + 'a {
+        let mut seen = 0usize;
+        let kind = self.shape.position_ids;
+        ids.iter().enumerate().map(move |(p, &id)| match kind {
+            Positions::Absolute => p,
+            Positions::Roberta { padding_idx } if id == padding_idx => padding_idx as usize,
+            Positions::Roberta { padding_idx } => {
+                seen += 1;
+                padding_idx as usize + seen
+            }
         })
     }
 
     /// Runs the sequences (token ids and token type ids of each, no padding) through the
     /// model; ids out of the vocabulary or sequences longer than the position table are errors.
     pub fn forward(&self, seqs: &[(&[u32], &[u32])]) -> candle_core::Result<Packed> {
-        let h = self.hidden;
+        let sh = &self.shape;
+        let h = sh.hidden;
         let mut offsets = Vec::with_capacity(seqs.len() + 1);
         offsets.push(0);
         for (ids, types) in seqs {
             if ids.len() != types.len() {
                 candle_core::bail!("{} token ids but {} type ids", ids.len(), types.len());
             }
-            if ids.len() > self.positions {
+            if let Some(p) = self.position_ids(ids).max().filter(|&p| p >= sh.positions) {
                 candle_core::bail!(
-                    "{} word pieces, more than the model's {} positions",
+                    "{} word pieces need position {p}, beyond the model's {} positions",
                     ids.len(),
-                    self.positions
+                    sh.positions
                 );
             }
-            if let Some(id) = ids.iter().find(|&&i| i as usize >= self.vocab) {
-                candle_core::bail!("token id {id} outside the vocabulary of {}", self.vocab);
+            if let Some(id) = ids.iter().find(|&&i| i as usize >= sh.vocab) {
+                candle_core::bail!("token id {id} outside the vocabulary of {}", sh.vocab);
             }
-            if let Some(t) = types.iter().find(|&&t| t as usize >= self.types) {
-                candle_core::bail!("token type {t} outside the model's {}", self.types);
+            if let Some(t) = types.iter().find(|&&t| t as usize >= sh.types) {
+                candle_core::bail!("token type {t} outside the model's {}", sh.types);
             }
             offsets.push(offsets.last().copied().unwrap_or(0) + ids.len());
         }
         let rows = offsets.last().copied().unwrap_or(0);
         let mut states = vec![0f32; rows * h];
         for (s, (ids, types)) in seqs.iter().enumerate() {
-            for (p, (&id, &t)) in ids.iter().zip(types.iter()).enumerate() {
+            let positions = self.position_ids(ids);
+            for (p, ((&id, &t), pos)) in ids.iter().zip(types.iter()).zip(positions).enumerate() {
                 let r = offsets[s] + p;
                 let out = &mut states[r * h..(r + 1) * h];
                 let w = &self.word[id as usize * h..(id as usize + 1) * h];
-                let pe = &self.position[p * h..(p + 1) * h];
+                let pe = &self.position[pos * h..(pos + 1) * h];
                 let te = &self.token_type[t as usize * h..(t as usize + 1) * h];
                 for (((o, a), b), c) in out.iter_mut().zip(w).zip(pe).zip(te) {
                     *o = a + c + b;
@@ -324,7 +384,7 @@ impl PackedBert {
         let mut qkv = vec![0f32; rows * 3 * h];
         let mut context = vec![0f32; rows * h];
         let mut scratch = vec![0f32; rows * h];
-        let mut inner = vec![0f32; rows * self.intermediate];
+        let mut inner = vec![0f32; rows * sh.intermediate];
         for layer in &self.layers {
             layer.qkv.forward(&states, rows, &mut qkv);
             self.attention(&mut qkv, &layer.qkv.bias, &offsets, &mut context);
@@ -359,7 +419,7 @@ impl PackedBert {
                 }
             }
         };
-        match self.act {
+        match self.shape.act {
             HiddenAct::Gelu => xs.par_chunks_mut(width * 16).for_each(|rows| {
                 add(rows);
                 kernels::gelu_erf(rows);
@@ -380,11 +440,11 @@ impl PackedBert {
     /// Self-attention of each sequence and head: softmax(q kᵀ / √d) v into `context`, after
     /// adding `bias` (query, key and value's) to the head's columns of `qkv`.
     fn attention(&self, qkv: &mut [f32], bias: &[f32], offsets: &[usize], context: &mut [f32]) {
-        let h = self.hidden;
-        let d = h / self.heads;
+        let h = self.shape.hidden;
+        let d = h / self.shape.heads;
         let scale = 1.0 / (d as f32).sqrt();
         let tasks: Vec<(usize, usize)> = (0..offsets.len() - 1)
-            .flat_map(|s| (0..self.heads).map(move |head| (s, head)))
+            .flat_map(|s| (0..self.shape.heads).map(move |head| (s, head)))
             .collect();
         assert!(qkv.len() >= offsets[offsets.len() - 1] * 3 * h);
         assert!(context.len() >= offsets[offsets.len() - 1] * h);

@@ -9,6 +9,10 @@ use tokenizers::{
     EncodeInput, Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy,
 };
 
+use candle_nn::Activation;
+use candle_transformers::models::bert::HiddenAct;
+use candle_transformers::models::xlm_roberta::Config as XlmRobertaConfig;
+use mitra_embed::packed::{PackedBert, Positions, Shape};
 use mitra_embed::{Bert, BertKernel};
 
 use crate::{CrossEncoderDir, Layout, RerankError};
@@ -57,6 +61,31 @@ impl std::fmt::Debug for CrossEncoder {
     }
 }
 
+/// The packed path's shape of an XLM-RoBERTa config, if the path covers it (absolute positions,
+/// a GELU or ReLU activation).
+fn xlmr_shape(cfg: &XlmRobertaConfig) -> Option<Shape> {
+    let act = match cfg.hidden_act {
+        Activation::Gelu => HiddenAct::Gelu,
+        Activation::GeluPytorchTanh | Activation::NewGelu => HiddenAct::GeluApproximate,
+        Activation::Relu => HiddenAct::Relu,
+        _ => return None,
+    };
+    (cfg.position_embedding_type == "absolute").then_some(Shape {
+        hidden: cfg.hidden_size,
+        heads: cfg.num_attention_heads,
+        intermediate: cfg.intermediate_size,
+        layers: cfg.num_hidden_layers,
+        vocab: cfg.vocab_size,
+        positions: cfg.max_position_embeddings,
+        types: cfg.type_vocab_size,
+        eps: cfg.layer_norm_eps,
+        act,
+        position_ids: Positions::Roberta {
+            padding_idx: cfg.pad_token_id,
+        },
+    })
+}
+
 fn tok_err(e: impl std::fmt::Display) -> RerankError {
     RerankError::Tokenizer(e.to_string())
 }
@@ -67,8 +96,8 @@ impl CrossEncoder {
         Self::load_with(dir, name, device, BertKernel::Auto)
     }
 
-    /// [`CrossEncoder::load`] with a choice of BERT forward pass (benchmarks compare the two;
-    /// the XLM-RoBERTa layout always runs candle's).
+    /// [`CrossEncoder::load`] with a choice of forward pass for both layouts (benchmarks
+    /// compare the two).
     pub fn load_with(
         dir: &CrossEncoderDir,
         name: &str,
@@ -113,9 +142,19 @@ impl CrossEncoder {
                     classifier,
                 }
             }
-            Layout::XlmRoberta(cfg) => {
-                Net::XlmRoberta(XLMRobertaForSequenceClassification::new(1, cfg, vb)?)
-            }
+            Layout::XlmRoberta(cfg) => match (kernel, &device, xlmr_shape(cfg)) {
+                // Same stack as BERT under `roberta.`; its head (dense, tanh, out_proj on
+                // `<s>`) is BERT's pooler and classifier by other names.
+                (BertKernel::Auto, Device::Cpu, Some(shape)) => {
+                    let h = cfg.hidden_size;
+                    Net::Bert {
+                        bert: Bert::Packed(PackedBert::load_shape(vb.pp("roberta"), &shape)?),
+                        pooler: candle_nn::linear(h, h, vb.pp("classifier.dense"))?,
+                        classifier: candle_nn::linear(h, 1, vb.pp("classifier.out_proj"))?,
+                    }
+                }
+                _ => Net::XlmRoberta(XLMRobertaForSequenceClassification::new(1, cfg, vb)?),
+            },
         };
         Ok(CrossEncoder {
             net,
@@ -142,6 +181,17 @@ impl CrossEncoder {
     /// The architecture (`bert` or `xlm-roberta`).
     pub fn layout(&self) -> &'static str {
         self.dir.layout.name()
+    }
+
+    /// The forward pass that runs: `packed` (the CPU path of `mitra_embed::packed`) or `candle`.
+    pub fn kernel(&self) -> &'static str {
+        match &self.net {
+            Net::Bert {
+                bert: Bert::Packed(_),
+                ..
+            } => "packed",
+            _ => "candle",
+        }
     }
 
     /// Calls, forward passes and pairs so far.

@@ -193,6 +193,7 @@ impl Rerankers {
             Ok(m) => tracing::info!(
                 reranker = name,
                 layout = m.layout(),
+                kernel = m.kernel(),
                 max_len = m.max_len(),
                 "cross-encoder loaded"
             ),
