@@ -8,7 +8,8 @@
 //! `--generate` writes N chunks with clustered 384-d unit vectors (and generated text for BM25)
 //! straight into a store — embedding a million passages with MiniLM would take hours on 2 cores —
 //! then times `dense()`/`hybrid()` for real MiniLM-embedded questions (query encoding included).
-//! Needs the model: `mitra models fetch` (MITRA_EMBEDDING_MODELS_DIR or ~/.cache/mitra-models).
+//! Needs the model: `mitra models fetch` (MITRA_EMBEDDING_MODELS_DIR or ~/.cache/mitra-models);
+//! MITRA_EMBEDDING_KERNEL=candle runs candle's padded BertModel instead of the packed path.
 
 #![recursion_limit = "256"]
 
@@ -44,6 +45,10 @@ fn model_config(cfg: &mut Config) {
         .unwrap_or_else(|_| {
             PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/mitra-models")
         });
+    // `auto` (packed on the CPU) or `candle`, as `[embedding] kernel`.
+    if let Ok(k) = std::env::var("MITRA_EMBEDDING_KERNEL") {
+        cfg.embedding.kernel = k;
+    }
 }
 
 fn arg(args: &[String], name: &str) -> Option<String> {
