@@ -430,3 +430,48 @@ async fn abstracts_reranks_its_top_candidates() {
     assert!(scores[..4].windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
     assert!(mitra_sql::rerank::loaded(ce_dir.path()).is_some());
 }
+
+/// The packed path refuses ids outside the model (an error, not a panic) and runs empty
+/// batches and empty sequences.
+#[test]
+fn packed_bert_refuses_bad_ids_and_runs_empty_input() {
+    use mitra_embed::candle_core::DType;
+    use mitra_embed::candle_nn::VarBuilder;
+    use mitra_embed::packed::PackedBert;
+    use mitra_rerank::Layout;
+
+    let dir = common::lcg_model(&common::repo_root().join("tests/data/rerank/bert-ce"));
+    let parsed = CrossEncoderDir::open(dir.path(), None).unwrap();
+    let Layout::Bert(cfg) = &parsed.layout else {
+        panic!("bert-ce is not a BERT layout");
+    };
+    let bytes = std::fs::read(dir.path().join("model.safetensors")).unwrap();
+    let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu).unwrap();
+    let m = PackedBert::load(vb, cfg).unwrap();
+    let h = cfg.hidden_size;
+
+    let none = m.forward(&[]).unwrap();
+    assert_eq!((none.states.len(), none.offsets.clone()), (0, vec![0]));
+    assert_eq!(none.first_rows().unwrap().dims(), &[0, h]);
+
+    let empty = m.forward(&[(&[], &[]), (&[1, 2], &[0, 0])]).unwrap();
+    assert_eq!(empty.offsets, vec![0, 0, 2]);
+    let first: Vec<Vec<f32>> = empty.first_rows().unwrap().to_vec2().unwrap();
+    assert!(first[0].iter().all(|&v| v == 0.0) && first[1].iter().any(|&v| v != 0.0));
+    let mean: Vec<Vec<f32>> = empty.mean_rows().unwrap().to_vec2().unwrap();
+    assert!(mean[0].iter().all(|&v| v == 0.0) && mean[1].iter().all(|v| v.is_finite()));
+
+    let vocab = cfg.vocab_size as u32;
+    let e = m.forward(&[(&[1, vocab], &[0, 0])]).unwrap_err();
+    assert!(e.to_string().contains("vocabulary"), "{e}");
+    let e = m
+        .forward(&[(&[1], &[cfg.type_vocab_size as u32])])
+        .unwrap_err();
+    assert!(e.to_string().contains("token type"), "{e}");
+    let long = vec![1u32; cfg.max_position_embeddings + 1];
+    let zeros = vec![0u32; long.len()];
+    let e = m.forward(&[(&long, &zeros)]).unwrap_err();
+    assert!(e.to_string().contains("positions"), "{e}");
+    let e = m.forward(&[(&[1, 2], &[0])]).unwrap_err();
+    assert!(e.to_string().contains("type ids"), "{e}");
+}

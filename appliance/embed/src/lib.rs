@@ -13,6 +13,7 @@ pub mod packed;
 
 pub use candle_core;
 pub use candle_core::Device;
+pub use candle_nn;
 pub use device::parse_device;
 pub use encoder::{Bert, BertKernel, Encoder, EncoderInfo};
 pub use error::EmbedError;
