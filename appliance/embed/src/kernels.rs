@@ -39,7 +39,7 @@ fn exp<const F: bool>(x: f32) -> f32 {
     y = madd::<F>(y, r, 8.333_452e-3);
     y = madd::<F>(y, r, 4.166_579_6e-2);
     y = madd::<F>(y, r, 1.666_666_5e-1);
-    y = madd::<F>(y, r, 5.000_000_1e-1);
+    y = madd::<F>(y, r, 0.5);
     y = madd::<F>(y, r * r, r) + 1.0;
     // k is an integer in [−126, 127]: 2ᵏ from its bits.
     y * f32::from_bits((k.wrapping_add(127) as u32) << 23)

@@ -288,7 +288,7 @@ impl PackedBert {
     /// BERT's names) are at the root of `vb`.
     pub fn load_shape(vb: VarBuilder, shape: &Shape) -> candle_core::Result<Self> {
         let h = shape.hidden;
-        if shape.heads == 0 || h % shape.heads != 0 {
+        if shape.heads == 0 || !h.is_multiple_of(shape.heads) {
             candle_core::bail!("hidden size {h} is not a multiple of {} heads", shape.heads);
         }
         let (inner, eps) = (shape.intermediate, shape.eps);
