@@ -7,23 +7,13 @@ of relevance, and its trace keeps the relevance judge's score of each passage. A
 unless the best passage scores at least T" changes nothing else in that pipeline, so its
 outcome for any T is the traced outcome or an abstention, and this script tabulates it exactly:
 answered when answerable, abstained when unanswerable, key points of the answered ones and
-citation precision (the same definitions as `mitra eval`).
+citation precision (the same definitions as `mitra eval`; traces of `mitra eval` from before
+`gold_citations` was recorded need a rerun).
 
   python3 benches/answers/gate_table.py --traces T.jsonl --questions Q.jsonl
 """
 import argparse
 import json
-
-
-# doc_of and is_gold mirror `mitra eval`'s (appliance/eval/src/answers.rs): the traces carry the
-# cited chunk ids, not whether each is gold.
-def doc_of(chunk_id):
-    return chunk_id.rsplit("@", 1)[0]
-
-
-def is_gold(chunk_id, gold):
-    d = doc_of(chunk_id)
-    return any(d == g or d.endswith("/" + g) for g in gold)
 
 
 def table(rows, gate):
@@ -33,12 +23,14 @@ def table(rows, gate):
     answered = [r for r in rows if gate(r) and not r["abstained"]]
     a_ok = [r for r in answered if r["answerable"]]
     kp = [r.get("key_point_coverage", 0.0) for r in a_ok if r["key_points"]]
-    cites = [(c, r["gold_docs"]) for r in answered if r["gold_docs"] for c in r["citations"]]
+    # Citation precision counts the citations of answers to questions with gold documents; the
+    # trace says which of them are gold (`gold_citations`, by `mitra eval`'s rule).
+    cites = [c in r["gold_citations"] for r in answered if r["gold_docs"] for c in r["citations"]]
     return {
         "answered": f"{len(a_ok)}/{len(ans)}",
         "abstained": f"{len(una) - sum(1 for r in answered if not r['answerable'])}/{len(una)}",
         "key_points": round(sum(kp) / len(kp), 3) if kp else 0.0,
-        "citation_precision": round(sum(is_gold(c, g) for c, g in cites) / len(cites), 3)
+        "citation_precision": round(sum(cites) / len(cites), 3)
         if cites
         else 0.0,
     }

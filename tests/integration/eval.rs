@@ -210,3 +210,46 @@ async fn end_to_end_exact_values() {
     assert_eq!(rep.abstained_when_unanswerable, 0.5);
     assert_eq!(rep.key_point_coverage, 0.5);
 }
+
+/// The traces say which citations are gold, by the rule citation precision uses.
+#[test]
+fn answer_traces_mark_the_gold_citations() {
+    struct Scripted;
+    impl answers::Answerer for Scripted {
+        fn answer(&self, q: &answers::Question) -> Result<answers::Answer, eval::EvalError> {
+            Ok(answers::Answer {
+                text: Some(format!("about {}", q.text)),
+                citations: vec!["notes/d1@2#0".into(), "d2@1#3".into()],
+                sentences: (1, 1),
+                numbers: (0, 0),
+                trace: Some(serde_json::json!({"id": q.id})),
+            })
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let qs = dir.path().join("questions.jsonl");
+    std::fs::write(
+        &qs,
+        "{\"_id\": \"g1\", \"text\": \"alpha\", \"gold_docs\": [\"d1\"]}\n\
+         {\"_id\": \"g2\", \"text\": \"beta\"}\n",
+    )
+    .unwrap();
+    let questions = answers::read_questions(&qs).unwrap();
+    let analyzer = mitra::analyzer::PhysicsAnalyzer::new(mitra::analyzer::AnalyzerOptions {
+        stemming: true,
+        stopwords: true,
+    });
+    let mut out: Vec<u8> = Vec::new();
+    let rep = answers::evaluate(&Scripted, &analyzer, &questions, Some(&mut out)).unwrap();
+    assert_eq!(rep.citation_precision, 0.5);
+    let rows: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        rows[0]["gold_citations"],
+        serde_json::json!(["notes/d1@2#0"])
+    );
+    assert_eq!(rows[1]["gold_citations"], serde_json::json!([]));
+}

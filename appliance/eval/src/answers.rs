@@ -323,6 +323,12 @@ pub fn evaluate(
         let t = std::time::Instant::now();
         let a = answerer.answer(q)?;
         let took = t.elapsed().as_secs_f64();
+        // The citations in a gold document (what citation precision counts).
+        let gold: Vec<&String> = a
+            .citations
+            .iter()
+            .filter(|c| is_gold(c, &q.gold_docs))
+            .collect();
         written += a.sentences.0;
         kept += a.sentences.1;
         shown += a.numbers.0;
@@ -334,6 +340,8 @@ pub fn evaluate(
                 tr["key_point_coverage"] =
                     serde_json::json!(coverage(analyzer, text, &q.key_points));
             }
+            // Offline readers of the traces need not repeat the gold rule.
+            tr["gold_citations"] = serde_json::json!(gold);
             writeln!(w, "{tr}")
                 .and_then(|()| w.flush())
                 .map_err(|source| EvalError::Io {
@@ -348,11 +356,7 @@ pub fn evaluate(
             with_cites += usize::from(!a.citations.is_empty());
             if !q.gold_docs.is_empty() {
                 cited_n += a.citations.len();
-                precise += a
-                    .citations
-                    .iter()
-                    .filter(|c| is_gold(c, &q.gold_docs))
-                    .count();
+                precise += gold.len();
             }
         }
         match (q.answerable, &a.text) {
