@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Could the sentence encoder gate abstention? Read off one `mitra eval --answerer llm` trace.
+
+Like gate_table.py: run the set once with the relevance bar out of the way
+(`MITRA_LLM_MIN_RELEVANCE=-100`, every question reaches generation with all its passages shown),
+then a gate "abstain unless the best evidence passage scores at least S" changes only the
+abstention, so its outcome is read off the trace exactly. The score here is all-MiniLM-L6-v2's
+cosine between the question and the best sentence (or the best two-sentence window, or the
+whole passage) of each evidence passage, computed with sentence-transformers; the language
+model judge's best score is tabulated beside it.
+
+  python3 benches/answers/minilm_gate.py --traces T.jsonl --questions Q.jsonl \
+      --corpus two_tier/corpus.jsonl --model ~/.cache/mitra-models/all-MiniLM-L6-v2
+"""
+import argparse
+import json
+import re
+
+from sentence_transformers import SentenceTransformer
+
+
+def features(model, question, text):
+    """Cosine of the question to the best sentence, best 2-sentence window and the passage."""
+    sents = [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if len(s.split()) >= 3] or [text]
+    windows = [" ".join(sents[i : i + 2]) for i in range(len(sents))]
+    q = model.encode([question], normalize_embeddings=True)[0]
+    best = lambda xs: float((model.encode(xs, normalize_embeddings=True) @ q).max())
+    return {"sent": best(sents), "win": best(windows), "doc": best([text])}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--traces", required=True)
+    ap.add_argument("--questions", required=True)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--model", required=True)
+    a = ap.parse_args()
+    model = SentenceTransformer(a.model, device="cpu")
+    docs = {}
+    for line in open(a.corpus, encoding="utf-8"):
+        d = json.loads(line)
+        docs[d["_id"]] = d.get("title", "") + ". " + d["text"]
+    qs = {q["_id"]: q for q in map(json.loads, open(a.questions, encoding="utf-8"))}
+    rows = [json.loads(l) for l in open(a.traces, encoding="utf-8") if l.strip()]
+    for r in rows:
+        r["minilm"] = [features(model, r["question"], docs[c.split("@")[0]]) for c in r["evidence"]]
+    ans = [r for r in rows if r["answerable"]]
+    una = [r for r in rows if not r["answerable"]]
+
+    def outcome(gate):
+        shown = lambda r: gate(r) and not r["abstained"]
+        kp = [r.get("key_point_coverage", 0.0) for r in ans if shown(r) and qs[r["id"]]["key_points"]]
+        return (
+            f"{sum(map(shown, ans))}/{len(ans)}",
+            f"{sum(not shown(r) for r in una)}/{len(una)}",
+            round(sum(kp) / len(kp), 3) if kp else 0.0,
+        )
+
+    print("| gate | answered (ans.) | abstained (unans.) | key points |")
+    print("|---|---|---|---|")
+    print("| none | %s | %s | %s |" % outcome(lambda r: True))
+    for t in (0.25, 0.5, 0.75):
+        print(f"| judge best ≥ {t} | %s | %s | %s |" % outcome(lambda r: max(r["relevance"]) >= t))
+    for key in ("sent", "win", "doc"):
+        for s in (0.3, 0.35, 0.4, 0.45, 0.5):
+            g = lambda r: max(f[key] for f in r["minilm"]) >= s
+            print(f"| MiniLM {key} ≥ {s} | %s | %s | %s |" % outcome(g))
+
+
+if __name__ == "__main__":
+    main()
