@@ -288,8 +288,20 @@ impl PackedBert {
     /// BERT's names) are at the root of `vb`.
     pub fn load_shape(vb: VarBuilder, shape: &Shape) -> candle_core::Result<Self> {
         let h = shape.hidden;
-        if shape.heads == 0 || !h.is_multiple_of(shape.heads) {
-            candle_core::bail!("hidden size {h} is not a multiple of {} heads", shape.heads);
+        if h == 0 || shape.heads == 0 || !h.is_multiple_of(shape.heads) {
+            candle_core::bail!(
+                "hidden size {h} is not a positive multiple of {} heads",
+                shape.heads
+            );
+        }
+        if shape.intermediate == 0 || shape.vocab == 0 || shape.positions == 0 || shape.types == 0 {
+            candle_core::bail!(
+                "empty model: intermediate size {}, vocabulary {}, positions {}, token types {}",
+                shape.intermediate,
+                shape.vocab,
+                shape.positions,
+                shape.types
+            );
         }
         let (inner, eps) = (shape.intermediate, shape.eps);
         let e = vb.pp("embeddings");
@@ -523,5 +535,46 @@ impl PackedBert {
                     );
                 }
             });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(hidden: usize, intermediate: usize) -> Shape {
+        Shape {
+            hidden,
+            heads: 2,
+            intermediate,
+            layers: 2,
+            vocab: 10,
+            positions: 8,
+            types: 2,
+            eps: 1e-12,
+            act: HiddenAct::Gelu,
+            position_ids: Positions::Roberta { padding_idx: 1 },
+        }
+    }
+
+    #[test]
+    fn empty_shapes_are_errors_and_zero_weights_run() {
+        let vb = VarBuilder::zeros(DType::F32, &candle_core::Device::Cpu);
+        assert!(PackedBert::load_shape(vb.clone(), &shape(0, 8)).is_err());
+        assert!(PackedBert::load_shape(vb.clone(), &shape(4, 0)).is_err());
+        assert!(PackedBert::load_shape(vb.clone(), &shape(5, 8)).is_err());
+        let m = PackedBert::load_shape(vb, &shape(4, 8)).unwrap();
+        let out = m
+            .forward(&[(&[0, 2, 3], &[0, 1, 0]), (&[4], &[0])])
+            .unwrap();
+        assert_eq!(out.offsets, vec![0, 3, 4]);
+        assert!(out.states.iter().all(|v| *v == 0.0));
+        // RoBERTa positions start after the padding index: 6 word pieces need position 7.
+        assert!(m.forward(&[(&[0; 6], &[0; 6])]).is_ok());
+        assert!(m.forward(&[(&[0; 7], &[0; 7])]).is_err());
+        assert_eq!(
+            m.position_ids(&[0, 1, 3]).collect::<Vec<_>>(),
+            vec![2, 1, 3]
+        );
     }
 }
