@@ -163,6 +163,15 @@ async fn answers_cite_only_their_evidence_and_are_reproducible() {
         .iter()
         .take(questions.len() + 1)
         .all(|r| !r.get::<_, String>(2).is_empty()));
+    // Each step's time is recorded with the answer.
+    let steps = c
+        .query("SELECT ms_relevance, ms_support FROM answers", &[])
+        .await
+        .unwrap();
+    assert!(steps
+        .iter()
+        .all(|r| r.get::<_, Option<f32>>(0).is_some_and(|v| v >= 0.0)
+            && r.get::<_, Option<f32>>(1).is_some_and(|v| v >= 0.0)));
     // answer_from over a retrieval written in SQL: the evidence is the query's rows, in order.
     let ranked: Vec<String> = c
         .query(
@@ -250,9 +259,15 @@ struct Checked {
 }
 
 async fn checked(c: &tokio_postgres::Client, q: &str) -> Checked {
+    checked_ms(c, q).await.0
+}
+
+/// [`checked`], with the milliseconds of the relevance step and of the support check.
+async fn checked_ms(c: &tokio_postgres::Client, q: &str) -> (Checked, f32, f32) {
     let r = c
         .query_one(
-            "SELECT answer, abstained, citations, completion_tokens, relevant, unsupported, evidence FROM answer($1, 3)",
+            "SELECT answer, abstained, citations, completion_tokens, relevant, unsupported, evidence, \
+             ms_relevance, ms_support FROM answer($1, 3)",
             &[&q],
         )
         .await
@@ -271,7 +286,7 @@ async fn checked(c: &tokio_postgres::Client, q: &str) -> Checked {
         row.citations.iter().all(|x| evidence.contains(x)),
         "{row:?}"
     );
-    row
+    (row, r.get(7), r.get(8))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -318,18 +333,27 @@ async fn the_relevance_and_support_steps_change_outcomes() {
         if all.relevant.is_empty() {
             assert!(all.abstained && all.completion_tokens == 0, "{q}: {all:?}");
         }
-        // No relevant passage: abstention before any generation.
-        let r = checked(&strict_relevance, q).await;
+        // No relevant passage: abstention before any generation (the judge ran, timed).
+        let (r, r_relevance, r_support) = checked_ms(&strict_relevance, q).await;
         assert!(
             r.abstained && r.relevant.is_empty() && r.completion_tokens == 0,
             "{q}: {r:?}"
         );
-        let p = checked(&plain, q).await;
+        assert!(
+            r_relevance > 0.0 && r_support == 0.0,
+            "{q}: {r_relevance} {r_support}"
+        );
+        let (p, p_relevance, p_support) = checked_ms(&plain, q).await;
         assert!(p.completion_tokens > 0, "{q}: {p:?}");
         assert_eq!(p.unsupported, 0, "{q}");
+        assert_eq!((p_relevance, p_support), (0.0, 0.0), "{q}: no step ran");
         // No supported sentence: every sentence removed, the answer abstains.
-        let s = checked(&strict_support, q).await;
+        let (s, s_relevance, s_support) = checked_ms(&strict_support, q).await;
         assert!(s.completion_tokens > 0, "{q}: {s:?}");
+        assert!(
+            s_relevance == 0.0 && s_support > 0.0,
+            "{q}: {s_relevance} {s_support}"
+        );
         if !p.abstained {
             generated_cited += 1;
             assert!(s.abstained && s.unsupported > 0, "{q}: {s:?} vs {p:?}");

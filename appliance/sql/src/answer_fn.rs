@@ -58,6 +58,8 @@ pub(crate) fn answer_fields() -> Fields {
         Field::new("relevant", text_list(), false),
         Field::new("unsupported", DataType::Int64, false),
         Field::new("reranker", DataType::Utf8, true),
+        Field::new("ms_relevance", DataType::Float32, false),
+        Field::new("ms_support", DataType::Float32, false),
     ])
 }
 
@@ -86,6 +88,8 @@ pub(crate) fn columns(r: &AnswerRow) -> Vec<ArrayRef> {
         list(&r.relevant),
         Arc::new(Int64Array::from(vec![r.unsupported as i64])),
         Arc::new(StringArray::from(vec![r.reranker.clone()])),
+        Arc::new(Float32Array::from(vec![r.ms_checks.0])),
+        Arc::new(Float32Array::from(vec![r.ms_checks.1])),
     ]
 }
 

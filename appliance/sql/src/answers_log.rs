@@ -112,6 +112,8 @@ pub async fn record(
         Arc::new(StringArray::from(vec![
             serde_json::to_string(&row.receipt).map_err(|e| StoreError::Schema(e.to_string()))?
         ])),
+        Arc::new(Float32Array::from(vec![row.ms_checks.0])),
+        Arc::new(Float32Array::from(vec![row.ms_checks.1])),
     ];
     let batch = RecordBatch::try_new(schema.clone(), cols)
         .map_err(|e| StoreError::Schema(e.to_string()))?;
