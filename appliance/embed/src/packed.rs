@@ -32,6 +32,54 @@ fn parallelism() -> Parallelism {
     }
 }
 
+/// A matrix in memory: its first element and the steps from one row, and one column, to the next.
+#[derive(Clone, Copy)]
+struct Strided {
+    at: *const f32,
+    row: usize,
+    col: usize,
+}
+
+/// `dst[m × n] = lhs[m × k] · rhs[k × n]`, overwriting `dst`, whose rows are `dst_row` apart
+/// and whose columns are adjacent.
+///
+/// # Safety
+/// Every element the shapes and steps address must lie inside one live allocation, and `dst`
+/// must not overlap `lhs` or `rhs` or be written by anyone else meanwhile.
+unsafe fn matmul(
+    (m, n, k): (usize, usize, usize),
+    dst: *mut f32,
+    dst_row: usize,
+    lhs: Strided,
+    rhs: Strided,
+    parallelism: Parallelism,
+) {
+    // SAFETY: as the caller promises.
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            dst,
+            1,
+            dst_row as isize,
+            false,
+            lhs.at,
+            lhs.col as isize,
+            lhs.row as isize,
+            rhs.at,
+            rhs.col as isize,
+            rhs.row as isize,
+            0.0,
+            1.0,
+            false,
+            false,
+            false,
+            parallelism,
+        )
+    }
+}
+
 impl Dense {
     fn load(vb: VarBuilder, inputs: usize, outputs: usize) -> candle_core::Result<Self> {
         Ok(Dense {
@@ -72,27 +120,22 @@ impl Dense {
             return;
         }
         // SAFETY: the slices hold rows × inputs and rows × outputs values (asserted above) and
-        // the weight outputs × inputs; the strides below stay inside them.
+        // the weight outputs × inputs; Wᵀ is the weight read with rows and columns swapped.
         unsafe {
-            gemm::gemm(
-                rows,
-                self.outputs,
-                self.inputs,
+            matmul(
+                (rows, self.outputs, self.inputs),
                 y.as_mut_ptr(),
-                1,
-                self.outputs as isize,
-                false,
-                x.as_ptr(),
-                1,
-                self.inputs as isize,
-                self.weight.as_ptr(),
-                self.inputs as isize,
-                1,
-                0.0,
-                1.0,
-                false,
-                false,
-                false,
+                self.outputs,
+                Strided {
+                    at: x.as_ptr(),
+                    row: self.inputs,
+                    col: 1,
+                },
+                Strided {
+                    at: self.weight.as_ptr(),
+                    row: 1,
+                    col: self.inputs,
+                },
                 parallelism(),
             )
         }
@@ -490,49 +533,39 @@ impl PackedBert {
                         }
                     }
                     let base = base as *const f32;
-                    gemm::gemm(
-                        len,
-                        len,
-                        d,
+                    let row = 3 * h;
+                    // scores = q kᵀ (k read with rows and columns swapped).
+                    let q = Strided {
+                        at: base,
+                        row,
+                        col: 1,
+                    };
+                    let kt = Strided {
+                        at: base.add(h),
+                        row: 1,
+                        col: row,
+                    };
+                    matmul(
+                        (len, len, d),
                         probs.as_mut_ptr(),
-                        1,
-                        len as isize,
-                        false,
-                        base,
-                        1,
-                        (3 * h) as isize,
-                        base.add(h),
-                        (3 * h) as isize,
-                        1,
-                        0.0,
-                        1.0,
-                        false,
-                        false,
-                        false,
+                        len,
+                        q,
+                        kt,
                         Parallelism::None,
                     );
                     kernels::softmax_rows(probs, len, scale);
-                    gemm::gemm(
-                        len,
-                        d,
-                        len,
-                        out.0.add(start * h + head * d),
-                        1,
-                        h as isize,
-                        false,
-                        probs.as_ptr(),
-                        1,
-                        len as isize,
-                        base.add(2 * h),
-                        1,
-                        (3 * h) as isize,
-                        0.0,
-                        1.0,
-                        false,
-                        false,
-                        false,
-                        Parallelism::None,
-                    );
+                    let p = Strided {
+                        at: probs.as_ptr(),
+                        row: len,
+                        col: 1,
+                    };
+                    let v = Strided {
+                        at: base.add(2 * h),
+                        row,
+                        col: 1,
+                    };
+                    let dst = out.0.add(start * h + head * d);
+                    matmul((len, d, len), dst, h, p, v, Parallelism::None);
                 }
             });
     }
