@@ -273,8 +273,21 @@ impl CrossEncoder {
             } => {
                 let cls = match bert {
                     Bert::Packed(bert) => {
-                        let seqs: Vec<(&[u32], &[u32])> =
-                            group.map(|e| (e.get_ids(), e.get_type_ids())).collect();
+                        // XLM-RoBERTa has one token type (its tokenizer passes none): zeros.
+                        let typed = matches!(self.dir.layout, Layout::Bert(_));
+                        let longest = group.clone().map(|e| e.len()).max().unwrap_or(0);
+                        let zeros = vec![0u32; if typed { 0 } else { longest }];
+                        let seqs: Vec<(&[u32], &[u32])> = group
+                            .map(|e| {
+                                let ids = e.get_ids();
+                                let types = if typed {
+                                    e.get_type_ids()
+                                } else {
+                                    &zeros[..ids.len()]
+                                };
+                                (ids, types)
+                            })
+                            .collect();
                         bert.forward(&seqs)?.first_rows()?
                     }
                     Bert::Candle(bert) => {
