@@ -29,6 +29,8 @@ fn peak_rss_mib() -> u64 {
 }
 
 fn main() {
+    // As the CLI and the server run (see `disable_transparent_huge_pages`).
+    mitra::disable_transparent_huge_pages();
     let model = std::path::PathBuf::from(arg("--model").expect("--model FILE.gguf"));
     let n: usize = arg("--prompt-tokens").map_or(1500, |v| v.parse().expect("a number"));
     let gen: usize = arg("--gen").map_or(64, |v| v.parse().expect("a number"));

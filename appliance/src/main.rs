@@ -115,6 +115,7 @@ fn default_sigpipe() {
 #[tokio::main]
 async fn main() -> ExitCode {
     default_sigpipe();
+    mitra::disable_transparent_huge_pages();
     let cli = Cli::parse();
     match run(cli).await {
         Ok(()) => ExitCode::SUCCESS,
