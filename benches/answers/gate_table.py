@@ -24,16 +24,31 @@ def table(rows, gate):
     a_ok = [r for r in answered if r["answerable"]]
     kp = [r.get("key_point_coverage", 0.0) for r in a_ok if r["key_points"]]
     # Citation precision counts the citations of answers to questions with gold documents; the
-    # trace says which of them are gold (`gold_citations`, by `mitra eval`'s rule).
-    cites = [c in r["gold_citations"] for r in answered if r["gold_docs"] for c in r["citations"]]
+    # trace says which of them are gold (`gold_citations`, by `mitra eval`'s rule; traces from
+    # before it was recorded give "—").
+    with_gold = [r for r in answered if r["gold_docs"]]
+    cites = [c in r.get("gold_citations", ()) for r in with_gold for c in r["citations"]]
+    precision = round(sum(cites) / len(cites), 3) if cites else 0.0
     return {
         "answered": f"{len(a_ok)}/{len(ans)}",
         "abstained": f"{len(una) - sum(1 for r in answered if not r['answerable'])}/{len(una)}",
         "key_points": round(sum(kp) / len(kp), 3) if kp else 0.0,
-        "citation_precision": round(sum(cites) / len(cites), 3)
-        if cites
-        else 0.0,
+        "citation_precision": precision
+        if all("gold_citations" in r for r in with_gold)
+        else "—",
     }
+
+
+def load_rows(traces, questions):
+    """The traced rows, each with its question's key points, gold documents and kind, and the
+    best relevance score of its passages."""
+    qs = {q["_id"]: q for q in map(json.loads, open(questions, encoding="utf-8"))}
+    rows = [json.loads(l) for l in open(traces, encoding="utf-8") if l.strip()]
+    for r in rows:
+        q = qs[r["id"]]
+        r["key_points"], r["gold_docs"], r["kind"] = q["key_points"], q["gold_docs"], q["kind"]
+        r["best"] = max(r["relevance"]) if r["relevance"] else float("-inf")
+    return rows
 
 
 def main():
@@ -41,12 +56,7 @@ def main():
     ap.add_argument("--traces", required=True)
     ap.add_argument("--questions", required=True)
     a = ap.parse_args()
-    qs = {q["_id"]: q for q in map(json.loads, open(a.questions, encoding="utf-8"))}
-    rows = [json.loads(l) for l in open(a.traces, encoding="utf-8") if l.strip()]
-    for r in rows:
-        q = qs[r["id"]]
-        r["key_points"], r["gold_docs"], r["kind"] = q["key_points"], q["gold_docs"], q["kind"]
-        r["best"] = max(r["relevance"]) if r["relevance"] else float("-inf")
+    rows = load_rows(a.traces, a.questions)
     print("| gate | answered (ans.) | abstained (unans.) | key points | citation precision |")
     print("|---|---|---|---|---|")
 

@@ -7,7 +7,7 @@ then a gate "abstain unless the best evidence passage scores at least S" changes
 abstention, so its outcome is read off the trace exactly. The score here is all-MiniLM-L6-v2's
 cosine between the question and the best sentence (or the best two-sentence window, or the
 whole passage) of each evidence passage, computed with sentence-transformers; the language
-model judge's best score is tabulated beside it.
+model judge's best score is tabulated beside it; outcomes are counted by gate_table.py's `table`.
 
   python3 benches/answers/minilm_gate.py --traces T.jsonl --questions Q.jsonl \
       --corpus two_tier/corpus.jsonl --model ~/.cache/mitra-models/all-MiniLM-L6-v2
@@ -17,6 +17,8 @@ import json
 import re
 
 from sentence_transformers import SentenceTransformer
+
+from gate_table import load_rows, table  # same folder: the outcome of a gate, as mitra eval counts
 
 
 def features(model, question, text):
@@ -40,31 +42,23 @@ def main():
     for line in open(a.corpus, encoding="utf-8"):
         d = json.loads(line)
         docs[d["_id"]] = d.get("title", "") + ". " + d["text"]
-    qs = {q["_id"]: q for q in map(json.loads, open(a.questions, encoding="utf-8"))}
-    rows = [json.loads(l) for l in open(a.traces, encoding="utf-8") if l.strip()]
+    rows = load_rows(a.traces, a.questions)
     for r in rows:
         r["minilm"] = [features(model, r["question"], docs[c.split("@")[0]]) for c in r["evidence"]]
-    ans = [r for r in rows if r["answerable"]]
-    una = [r for r in rows if not r["answerable"]]
-
-    def outcome(gate):
-        shown = lambda r: gate(r) and not r["abstained"]
-        kp = [r.get("key_point_coverage", 0.0) for r in ans if shown(r) and qs[r["id"]]["key_points"]]
-        return (
-            f"{sum(map(shown, ans))}/{len(ans)}",
-            f"{sum(not shown(r) for r in una)}/{len(una)}",
-            round(sum(kp) / len(kp), 3) if kp else 0.0,
-        )
 
     print("| gate | answered (ans.) | abstained (unans.) | key points |")
     print("|---|---|---|---|")
-    print("| none | %s | %s | %s |" % outcome(lambda r: True))
+
+    def line(name, gate):
+        t = table(rows, gate)
+        print(f"| {name} | {t['answered']} | {t['abstained']} | {t['key_points']} |")
+
+    line("none", lambda r: True)
     for t in (0.25, 0.5, 0.75):
-        print(f"| judge best ≥ {t} | %s | %s | %s |" % outcome(lambda r: max(r["relevance"]) >= t))
+        line(f"judge best ≥ {t}", lambda r, t=t: r["best"] >= t)
     for key in ("sent", "win", "doc"):
         for s in (0.3, 0.35, 0.4, 0.45, 0.5):
-            g = lambda r: max(f[key] for f in r["minilm"]) >= s
-            print(f"| MiniLM {key} ≥ {s} | %s | %s | %s |" % outcome(g))
+            line(f"MiniLM {key} ≥ {s}", lambda r, k=key, s=s: max(f[k] for f in r["minilm"]) >= s)
 
 
 if __name__ == "__main__":
