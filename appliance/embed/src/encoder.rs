@@ -27,6 +27,11 @@ pub enum Bert {
 }
 
 impl BertKernel {
+    /// Whether this choice runs the packed path on `device` (the one place that decides).
+    pub fn packed_on(self, device: &Device) -> bool {
+        self == BertKernel::Auto && device.is_cpu()
+    }
+
     /// `auto` or `candle` (the configuration's spelling).
     pub fn parse(s: &str) -> Option<Self> {
         match s {
@@ -45,9 +50,10 @@ impl Bert {
         device: &Device,
         kernel: BertKernel,
     ) -> candle_core::Result<Self> {
-        Ok(match (kernel, device) {
-            (BertKernel::Auto, Device::Cpu) => Bert::Packed(PackedBert::load(vb, cfg)?),
-            _ => Bert::Candle(BertModel::load(vb, cfg)?),
+        Ok(if kernel.packed_on(device) {
+            Bert::Packed(PackedBert::load(vb, cfg)?)
+        } else {
+            Bert::Candle(BertModel::load(vb, cfg)?)
         })
     }
 }

@@ -142,19 +142,21 @@ impl CrossEncoder {
                     classifier,
                 }
             }
-            Layout::XlmRoberta(cfg) => match (kernel, &device, xlmr_shape(cfg)) {
-                // Same stack as BERT under `roberta.`; its head (dense, tanh, out_proj on
-                // `<s>`) is BERT's pooler and classifier by other names.
-                (BertKernel::Auto, Device::Cpu, Some(shape)) => {
-                    let h = cfg.hidden_size;
-                    Net::Bert {
-                        bert: Bert::Packed(PackedBert::load_shape(vb.pp("roberta"), &shape)?),
-                        pooler: candle_nn::linear(h, h, vb.pp("classifier.dense"))?,
-                        classifier: candle_nn::linear(h, 1, vb.pp("classifier.out_proj"))?,
+            Layout::XlmRoberta(cfg) => {
+                match xlmr_shape(cfg).filter(|_| kernel.packed_on(&device)) {
+                    // Same stack as BERT under `roberta.`; its head (dense, tanh, out_proj on
+                    // `<s>`) is BERT's pooler and classifier by other names.
+                    Some(shape) => {
+                        let h = cfg.hidden_size;
+                        Net::Bert {
+                            bert: Bert::Packed(PackedBert::load_shape(vb.pp("roberta"), &shape)?),
+                            pooler: candle_nn::linear(h, h, vb.pp("classifier.dense"))?,
+                            classifier: candle_nn::linear(h, 1, vb.pp("classifier.out_proj"))?,
+                        }
                     }
+                    None => Net::XlmRoberta(XLMRobertaForSequenceClassification::new(1, cfg, vb)?),
                 }
-                _ => Net::XlmRoberta(XLMRobertaForSequenceClassification::new(1, cfg, vb)?),
-            },
+            }
         };
         Ok(CrossEncoder {
             net,
@@ -265,6 +267,8 @@ impl CrossEncoder {
         group: impl ExactSizeIterator<Item = &'a Encoding> + Clone,
     ) -> Result<Vec<f32>, RerankError> {
         let rows = group.len();
+        let longest = group.clone().map(|e| e.len()).max().unwrap_or(0).max(1);
+        let zeros = vec![0u32; longest];
         let logits = match &self.net {
             Net::Bert {
                 bert,
@@ -273,25 +277,13 @@ impl CrossEncoder {
             } => {
                 let cls = match bert {
                     Bert::Packed(bert) => {
-                        // XLM-RoBERTa has one token type (its tokenizer passes none): zeros.
-                        let typed = matches!(self.dir.layout, Layout::Bert(_));
-                        let longest = group.clone().map(|e| e.len()).max().unwrap_or(0);
-                        let zeros = vec![0u32; if typed { 0 } else { longest }];
                         let seqs: Vec<(&[u32], &[u32])> = group
-                            .map(|e| {
-                                let ids = e.get_ids();
-                                let types = if typed {
-                                    e.get_type_ids()
-                                } else {
-                                    &zeros[..ids.len()]
-                                };
-                                (ids, types)
-                            })
+                            .map(|e| (e.get_ids(), self.type_ids(e, &zeros)))
                             .collect();
                         bert.forward(&seqs)?.first_rows()?
                     }
                     Bert::Candle(bert) => {
-                        let (ids, types, mask) = self.padded(group, true)?;
+                        let (ids, types, mask) = self.padded(group, longest, &zeros)?;
                         let states = bert.forward(&ids, &types, Some(&mask))?;
                         states.narrow(1, 0, 1)?.squeeze(1)?
                     }
@@ -299,39 +291,38 @@ impl CrossEncoder {
                 classifier.forward(&pooler.forward(&cls)?.tanh()?)?
             }
             Net::XlmRoberta(m) => {
-                // XLM-RoBERTa has one token type (its tokenizer passes none): zeros.
-                let (ids, types, mask) = self.padded(group, false)?;
+                let (ids, types, mask) = self.padded(group, longest, &zeros)?;
                 m.forward(&ids, &mask, &types)?
             }
         };
         self.logits(rows, logits)
     }
 
-    /// Token ids, type ids (or zeros when not `typed`) and attention mask of `group`, padded
-    /// to its longest pair.
+    /// The token types the model reads for `e`: its own (BERT), or zeros (XLM-RoBERTa has one
+    /// token type; its tokenizer passes none). `zeros` is at least as long as `e`.
+    fn type_ids<'e>(&self, e: &'e Encoding, zeros: &'e [u32]) -> &'e [u32] {
+        match self.dir.layout {
+            Layout::Bert(_) => e.get_type_ids(),
+            Layout::XlmRoberta(_) => &zeros[..e.len()],
+        }
+    }
+
+    /// Token ids, type ids and attention mask of `group`, padded to `longest` (its longest
+    /// pair; `zeros` is that long).
     fn padded<'a>(
         &self,
-        group: impl ExactSizeIterator<Item = &'a Encoding> + Clone,
-        typed: bool,
+        group: impl ExactSizeIterator<Item = &'a Encoding>,
+        longest: usize,
+        zeros: &[u32],
     ) -> Result<(Tensor, Tensor, Tensor), RerankError> {
         let rows = group.len();
-        let longest = group
-            .clone()
-            .map(|e| e.get_ids().len())
-            .max()
-            .unwrap_or(0)
-            .max(1);
         let mut ids = Vec::with_capacity(rows * longest);
         let mut types = Vec::with_capacity(rows * longest);
         let mut mask = Vec::with_capacity(rows * longest);
         for e in group {
             let n = e.get_ids().len();
             ids.extend_from_slice(e.get_ids());
-            if typed {
-                types.extend_from_slice(e.get_type_ids());
-            } else {
-                types.extend(std::iter::repeat_n(0u32, n));
-            }
+            types.extend_from_slice(self.type_ids(e, zeros));
             mask.extend(std::iter::repeat_n(1u32, n));
             let pad = longest - n;
             ids.extend(std::iter::repeat_n(self.dir.pad_id, pad));
