@@ -49,7 +49,7 @@ pub enum Refusal {
 /// One sentence of the model's answer, judged.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Judged {
-    /// The sentence as the model wrote it.
+    /// The sentence as the model wrote it (a kept sentence Mitra cited anew cites its passage).
     pub text: String,
     /// The passages (0-based, into the given ones) it cites.
     pub cites: Vec<usize>,
@@ -58,7 +58,9 @@ pub struct Judged {
     pub support: Option<f32>,
     /// Kept in the answer.
     pub kept: bool,
-    /// It cited nothing; `cites` is the passage Mitra found it supported by.
+    /// Mitra chose what it is judged against: it cited nothing (the shown passage sharing
+    /// most words), or cited passages that do not write its numbers (the most relevant shown
+    /// passage that does); `cites` is that passage when it is supported there.
     pub attributed: bool,
 }
 
@@ -314,8 +316,9 @@ fn steps(
     // 3. Support: each sentence against the passages it cites and the question (passages
     //    first, so sentences citing the same ones share the beginning of their prompts). A
     //    sentence citing nothing is judged against the shown passage sharing most words with
-    //    it, and cites that passage when it is supported there. A sentence with a number that
-    //    none of those passages writes is removed without a judgment.
+    //    it, and cites that passage when it is supported there. A sentence with a number its
+    //    cited passages do not write is judged against the most relevant shown passage that
+    //    writes all its numbers, and is removed without a judgment when none does.
     let t = Instant::now();
     for (s, claim) in out.sentences.iter_mut().zip(&split) {
         // A sentence stating nothing the question does not is no answer, and needs no judge.
@@ -323,18 +326,22 @@ fn steps(
             s.kept = false;
             continue;
         }
-        let against = if s.cites.is_empty() {
+        let first = if s.cites.is_empty() {
             s.attributed = true;
             vec![given[grounding::closest(&claim.claim, &shown)]]
         } else {
             s.cites.clone()
         };
-        let cited: Vec<&Passage> = against.iter().map(|&i| &used[i]).collect();
-        // A number the cited passages do not write is not shown, and needs no judge.
-        if !grounding::unwritten_numbers(&claim.claim, &cited).is_empty() {
+        // A number the cited passages do not write: judged against the most relevant other
+        // shown passage that writes them all (small models miscount excerpt numbers), or not
+        // shown, without a judge, when none does.
+        let Some((against, recited)) = numbers_written_in(&claim.claim, first, &given, &used)
+        else {
             s.kept = false;
             continue;
-        }
+        };
+        s.attributed |= recited.is_some();
+        let cited: Vec<&Passage> = against.iter().map(|&i| &used[i]).collect();
         let ids = grounding::render(
             engine,
             grounding::JUDGE,
@@ -346,11 +353,36 @@ fn steps(
         s.kept = v >= checks.min_support;
         if s.kept {
             s.cites = against;
+            if let Some(n) = recited {
+                s.text = grounding::recite(&s.text, n);
+            }
         }
     }
     out.support_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
     out.refusal = answer_refusal(question, &out.sentences, &split, checks);
     Ok(out)
+}
+
+/// The passages a sentence is judged against: `first` (indexes into `used`) when they write
+/// every number of `claim`, else the most relevant shown passage (`given`, in order) that
+/// does, with its excerpt number; `None` when none does.
+fn numbers_written_in(
+    claim: &str,
+    first: Vec<usize>,
+    given: &[usize],
+    used: &[Passage],
+) -> Option<(Vec<usize>, Option<usize>)> {
+    let writes_all = |at: &[usize]| {
+        let cited: Vec<&Passage> = at.iter().map(|&i| &used[i]).collect();
+        grounding::unwritten_numbers(claim, &cited).is_empty()
+    };
+    if writes_all(&first) {
+        return Some((first, None));
+    }
+    given
+        .iter()
+        .position(|&i| !first.contains(&i) && writes_all(&[i]))
+        .map(|k| (vec![given[k]], Some(k + 1)))
 }
 
 /// Why the judged sentences make no answer, if they do not: none kept and cited (all of them
@@ -388,4 +420,51 @@ fn answer_refusal(
         return Some(Refusal::Unanswered);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn passage(text: &str) -> Passage {
+        Passage {
+            chunk_id: "c".into(),
+            title: None,
+            heading: None,
+            page: None,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn a_sentence_citing_a_passage_without_its_numbers_goes_to_the_one_with_them() {
+        let used = [
+            passage("The signal region is defined by 115 < m < 135 GeV."),
+            passage("Jets must have pT > 25 GeV."),
+            passage("The mass window of the signal fit is 115 to 135 GeV."),
+        ];
+        // Shown in relevance order: used 1, then 2, then 0 (excerpts [1], [2], [3]).
+        let given = [1, 2, 0];
+        let claim = "The fit keeps 115 < m < 135 GeV.";
+        // Cited right: judged where it points.
+        assert_eq!(
+            numbers_written_in(claim, vec![0], &given, &used),
+            Some((vec![0], None))
+        );
+        // Cited wrong: the most relevant shown passage writing both numbers, excerpt [2].
+        assert_eq!(
+            numbers_written_in(claim, vec![1], &given, &used),
+            Some((vec![2], Some(2)))
+        );
+        // A number no shown passage writes: nowhere to judge it.
+        assert_eq!(
+            numbers_written_in("The fit keeps 110 < m < 135 GeV.", vec![1], &given, &used),
+            None
+        );
+        // No numbers: judged where it points.
+        assert_eq!(
+            numbers_written_in("Jets are clustered.", vec![1], &given, &used),
+            Some((vec![1], None))
+        );
+    }
 }

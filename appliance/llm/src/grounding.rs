@@ -383,6 +383,41 @@ fn leading_citations(s: &str) -> usize {
     }
 }
 
+/// `s` citing excerpt `n` instead: its first bracketed group of numbers becomes `[n]` and
+/// later groups are dropped; without a group, ` [n]` is appended.
+pub fn recite(s: &str, n: usize) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    let mut done = false;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        match after.find(']') {
+            Some(close)
+                if !after[..close].is_empty()
+                    && after[..close]
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || c == ',' || c == ' ') =>
+            {
+                out.push_str(rest[..open].trim_end_matches(' '));
+                if !done {
+                    out.push_str(&format!(" [{n}]"));
+                    done = true;
+                }
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push_str(&rest[..open + 1]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    if !done {
+        out = format!("{} [{n}]", out.trim_end());
+    }
+    out.trim_start().to_string()
+}
+
 /// `s` without bracketed citation marks of numbers.
 fn strip_citations(s: &str) -> String {
     let mut out = String::new();
@@ -505,6 +540,24 @@ mod tests {
 
     fn ev() -> Vec<String> {
         vec!["d1#1#0".into(), "d2#1#3".into(), "d3#1#1".into()]
+    }
+
+    #[test]
+    fn recite_points_a_sentence_at_one_excerpt() {
+        assert_eq!(
+            recite("The cut is 115 GeV. [2]", 1),
+            "The cut is 115 GeV. [1]"
+        );
+        assert_eq!(
+            recite("It is 4 GeV [2, 3] and 5 GeV [3].", 1),
+            "It is 4 GeV [1] and 5 GeV."
+        );
+        assert_eq!(
+            recite("As stated in [3], it is 0.1.", 2),
+            "As stated in [2], it is 0.1."
+        );
+        assert_eq!(recite("[1] Four masses.", 3), "[3] Four masses.");
+        assert_eq!(recite("No mark [GeV].", 2), "No mark [GeV]. [2]");
     }
 
     #[test]
