@@ -124,10 +124,11 @@ impl Answerer for LlmAnswerer<'_> {
             .analysis_id
             .as_deref()
             .map_or(String::new(), |a| format!(", {}", lit(a)));
+        // As answer() retrieves: more than k for the relevance step's second look.
+        let depth = self.k.max(self.llm.second_look_depth());
         let sql = format!(
-            "SELECT chunk_id FROM hybrid({}, {}{scope}) ORDER BY rank",
+            "SELECT chunk_id FROM hybrid({}, {depth}{scope}) ORDER BY rank",
             lit(&question.text),
-            self.k
         );
         let run = async {
             let batches = self.ctx.sql(&sql).await?.collect().await?;
@@ -145,6 +146,7 @@ impl Answerer for LlmAnswerer<'_> {
                     .await
                     .map_err(|e| EvalError::Config(format!("reading the evidence: {e}")))?;
             let ev = mitra_sql::llm::Evidence {
+                first_look: (passages.len() > self.k).then_some(self.k),
                 passages: passages.clone(),
                 best_similarity: None,
                 chunks_version: Some(version.chunks),

@@ -18,6 +18,9 @@ pub struct Checks {
     pub relevance: bool,
     /// A passage is relevant at or above this log-odds.
     pub min_relevance: f32,
+    /// Passages judged first (`None`: all given); the rest of those given are judged only
+    /// when none of these is relevant, and are not used otherwise.
+    pub first_look: Option<usize>,
     /// Judge each answer sentence against the passages it cites; drop unsupported ones.
     pub support: bool,
     /// A sentence is supported at or above this log-odds.
@@ -67,7 +70,8 @@ pub struct Judged {
 /// What the pipeline did and found, step by step.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Outcome {
-    /// Passages that fit the prompt (a prefix of the given ones, cut to length).
+    /// Passages used: a prefix of the given ones that fits the prompt, cut to length; with a
+    /// first look, its passages, and the rest only when the second look ran.
     pub used: usize,
     /// Relevance log-odds of each used passage (empty when the step did not run).
     pub relevance: Vec<f32>,
@@ -227,7 +231,12 @@ fn steps(
 ) -> Result<Outcome, LlmError> {
     engine.forget();
     let mut out = Outcome::default();
-    let used = grounding::fit(engine, question, passages, budget)?;
+    // With a first look, only its passages are fitted now; the rest are the second look's.
+    let first = checks
+        .first_look
+        .map_or(passages.len(), |n| n.max(1))
+        .min(passages.len());
+    let mut used = grounding::fit(engine, question, &passages[..first], budget)?;
     out.used = used.len();
     if used.is_empty() {
         out.refusal = Some(Refusal::NoEvidence);
@@ -235,10 +244,12 @@ fn steps(
     }
 
     // 1. Relevance: one yes/no per passage, each on its own prompt (scores a reranker gave
-    //    with this same judge are taken as they are).
+    //    with this same judge are taken as they are). When none of the first look is
+    //    relevant, the passages after it (fitted on their own: only they can be shown then)
+    //    are judged too, a second look.
     let given: Vec<usize> = if checks.relevance {
         let t = Instant::now();
-        let (scores, fed) = judge_all(
+        let (mut scores, mut fed) = judge_all(
             engine,
             question,
             &used,
@@ -246,6 +257,22 @@ fn steps(
             hooks.cancelled,
             &mut |ids| digest(prompts, ids),
         )?;
+        let rest = &passages[used.len()..];
+        if first < passages.len() && scores.iter().all(|&s| s < checks.min_relevance) {
+            let more = grounding::fit(engine, question, rest, budget)?;
+            let (more_scores, more_fed) = judge_all(
+                engine,
+                question,
+                &more,
+                known.map(|k| k.get(used.len()..).unwrap_or_default()),
+                hooks.cancelled,
+                &mut |ids| digest(prompts, ids),
+            )?;
+            scores.extend(more_scores);
+            fed += more_fed;
+            used.extend(more);
+            out.used = used.len();
+        }
         out.relevance = scores;
         out.relevance_cost.0 += fed;
         out.relevance_cost.1 = t.elapsed().as_secs_f32() * 1000.0;

@@ -223,6 +223,8 @@ fn sentence_ends(text: &str) -> Vec<usize> {
             '\n' => true,
             '.' | '?' | '!' => {
                 next_ws && !ABBREV.iter().any(|a| text[..end].ends_with(a))
+                    // The number of a list item ("\n2. The …") opens its sentence.
+                    && !(c == '.' && is_list_number(&text[..i]))
                     // "No. 3", single initials ("J. Smith").
                     && !text[..i].rsplit(|c: char| !c.is_alphanumeric()).next().is_some_and(|w| w.chars().count() == 1 && w.chars().all(char::is_uppercase))
             }
@@ -233,6 +235,20 @@ fn sentence_ends(text: &str) -> Vec<usize> {
         }
     }
     ends
+}
+
+/// Whether `before` ends in a line holding only a list item's number ("2" of "\n2. The …").
+fn is_list_number(before: &str) -> bool {
+    let line = before.rsplit('\n').next().unwrap_or(before).trim_start();
+    (1..=2).contains(&line.len()) && line.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `claim` without the number of a list item opening it ("2. The …" → "The …").
+fn strip_list_number(claim: &str) -> &str {
+    match claim.split_once(". ") {
+        Some((n, rest)) if is_list_number(n) && !rest.is_empty() => rest,
+        _ => claim,
+    }
 }
 
 /// `text` cut to at most `max_tokens` tokens, at the last sentence end that keeps at least half
@@ -347,7 +363,7 @@ pub fn sentences(answer: &str) -> Vec<Sentence> {
     }
     out.into_iter()
         .map(|text| Sentence {
-            claim: strip_citations(&text),
+            claim: strip_list_number(&strip_citations(&text)).to_string(),
             text,
         })
         .filter(|s| s.claim.chars().any(char::is_alphanumeric))
@@ -603,6 +619,22 @@ mod tests {
         assert_eq!(s.len(), 2, "{s:?}");
         assert_eq!(s[0].text, "The trigger requires pT > 23 GeV. [1], [2], [3]");
         assert_eq!(sentences("No full stop [1]")[0].claim, "No full stop");
+        // A numbered list: each item is one sentence, its number is not part of the claim.
+        let s = sentences("The cuts are:\n1. pT > 20 GeV [1].\n2. |η| < 2.4 [2].\n10. Isolated.");
+        let texts: Vec<&str> = s.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "The cuts are:",
+                "1. pT > 20 GeV [1].",
+                "2. |η| < 2.4 [2].",
+                "10. Isolated."
+            ]
+        );
+        assert_eq!(s[1].claim, "pT > 20 GeV.");
+        assert_eq!(s[3].claim, "Isolated.");
+        // A number ending a sentence is not a list item.
+        assert_eq!(sentences("It is 2. Then 3.").len(), 2);
     }
 
     #[test]

@@ -258,11 +258,12 @@ impl QuestionContext {
     }
 
     /// Candidates to retrieve for `k` passages: more when a reranker chooses among them
-    /// (`rerank.candidates`, at most `limits.max_k`).
+    /// (`rerank.candidates`), or for the relevance step's second look (`llm.second_look_k`);
+    /// at most `limits.max_k`.
     pub(crate) fn depth(&self, k: usize, rerank: Option<&Choice>) -> usize {
         match rerank {
             Some(_) => k.max(self.rerankers.config().candidates.min(self.limits.max_k)),
-            None => k,
+            None => k.max(self.llm.second_look_depth().min(self.limits.max_k)),
         }
     }
 }
@@ -340,6 +341,8 @@ pub(crate) async fn answer_candidates(
             .map_err(SqlFnError::into_df)?,
         None => (passages, None),
     };
+    // More than k without a reranker: candidates for the relevance step's second look.
+    let first_look = (passages.len() > k).then_some(k);
     let ms_rerank = started.elapsed().as_secs_f32() * 1000.0;
     let ev = Evidence {
         passages,
@@ -348,6 +351,7 @@ pub(crate) async fn answer_candidates(
         store: Some(version),
         reranker: rerank.map(|c| c.label(&llm)),
         relevance,
+        first_look,
     };
     let row = llm::submit(&llm, question, ev)
         .map_err(|e| llm_err(function, e).into_df())?

@@ -149,6 +149,16 @@ impl Llm {
         self.source.as_ref().err().map(String::as_str)
     }
 
+    /// Passages to retrieve for the relevance step's second look (`llm.second_look_k` with
+    /// the relevance check on, else 0).
+    pub fn second_look_depth(&self) -> usize {
+        if self.cfg.relevance_check {
+            self.cfg.second_look_k
+        } else {
+            0
+        }
+    }
+
     /// The settings an answer is made with now (recorded in its receipt).
     pub fn settings(&self) -> Settings {
         let c = &self.cfg;
@@ -166,6 +176,7 @@ impl Llm {
             support_check: c.support_check,
             min_support: c.min_support,
             min_answer_support: Some(c.min_answer_support),
+            first_look: None,
             uncited: c.uncited,
             min_similarity: c.min_similarity,
         }
@@ -202,6 +213,10 @@ pub struct Settings {
     /// `llm.min_answer_support` (`None` in receipts of answers made before it existed).
     #[serde(default)]
     pub min_answer_support: Option<f32>,
+    /// Passages the relevance step judged first, the rest only when none of these was
+    /// relevant (the call's k when more were retrieved for a second look; `None`: all).
+    #[serde(default)]
+    pub first_look: Option<usize>,
     /// `llm.uncited`.
     pub uncited: Uncited,
     /// `llm.min_similarity`.
@@ -227,6 +242,7 @@ impl Settings {
         Checks {
             relevance: self.relevance_check,
             min_relevance: self.min_relevance,
+            first_look: self.first_look,
             support: self.support_check,
             min_support: self.min_support,
             min_answer_support: self.min_answer_support,
@@ -297,6 +313,8 @@ pub struct Evidence {
     /// The LLM reranker's scores of the passages (same judge as the relevance step, which
     /// then takes them instead of judging again).
     pub relevance: Option<Vec<f32>>,
+    /// The passages to judge first when there are more for a second look (the call's k).
+    pub first_look: Option<usize>,
 }
 
 /// Why an answer abstained.
@@ -439,7 +457,11 @@ pub struct Pending {
 /// the relevance step, the generation and the support step on the worker (busy:
 /// [`LlmError::Busy`] at once).
 pub fn submit(llm: &Llm, question: &str, ev: Evidence) -> Result<Pending, LlmError> {
-    submit_with(llm, llm.settings(), question, ev)
+    let settings = Settings {
+        first_look: ev.first_look,
+        ..llm.settings()
+    };
+    submit_with(llm, settings, question, ev)
 }
 
 /// [`submit`] with the given settings (a replay's recorded ones).

@@ -48,9 +48,9 @@ pub struct EvalArgs {
     /// the configured language model).
     #[arg(long, default_value = "baseline")]
     answerer: String,
-    /// Passages per answer (`--answerer llm`).
-    #[arg(long, default_value_t = 5)]
-    answer_k: usize,
+    /// Passages per answer (`--answerer llm`). Default: `llm.k`, as `answer(q)`.
+    #[arg(long)]
+    answer_k: Option<usize>,
     /// Only the questions of this part of the set (their `split` field: `tune`, `measure`).
     #[arg(long)]
     split: Option<String>,
@@ -229,7 +229,7 @@ async fn answers_on_store(cfg: &Config, args: EvalArgs) -> Result<(), AppError> 
             ctx: &ctx,
             llm: &llm,
             data_dir: &cfg.data_dir,
-            k: answer_k,
+            k: answer_k.unwrap_or(cfg.llm.k),
         };
         let mut file = match &traces {
             Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(

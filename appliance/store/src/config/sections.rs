@@ -61,6 +61,10 @@ pub struct LlmConfig {
     /// Log-odds of "yes" over "no" at or above which a passage is relevant (0.5: calibrated
     /// for the default model; see benches/ANSWERS.md).
     pub min_relevance: f32,
+    /// When none of a question's k passages is relevant, the relevance step reads the next
+    /// ones of the retrieval, up to this many passages in all, before abstaining (k or less:
+    /// no second look; not with a reranker, which already chose among its candidates).
+    pub second_look_k: usize,
     /// After generating, ask the model of each sentence whether the passages it cites state
     /// it; unsupported sentences are removed, and an answer with no supported cited sentence
     /// becomes the abstention.
@@ -98,6 +102,7 @@ impl Default for LlmConfig {
             // (benches/ANSWERS.md); a judge's log-odds scale is its own, so recalibrate with
             // another model.
             min_relevance: 0.5,
+            second_look_k: 10,
             support_check: true,
             min_support: 0.0,
             min_answer_support: 0.8,
