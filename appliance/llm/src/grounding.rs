@@ -222,9 +222,9 @@ fn sentence_ends(text: &str) -> Vec<usize> {
         let is_end = match c {
             '\n' => true,
             '.' | '?' | '!' => {
-                next_ws && !ABBREV.iter().any(|a| text[..end].ends_with(a))
-                    // The number of a list item ("\n2. The …") opens its sentence.
-                    && !(c == '.' && is_list_number(&text[..i]))
+                // The number of a list item ("\n2. The …") opens its sentence.
+                let list_item = c == '.' && is_list_number(&text[..i]);
+                next_ws && !list_item && !ABBREV.iter().any(|a| text[..end].ends_with(a))
                     // "No. 3", single initials ("J. Smith").
                     && !text[..i].rsplit(|c: char| !c.is_alphanumeric()).next().is_some_and(|w| w.chars().count() == 1 && w.chars().all(char::is_uppercase))
             }

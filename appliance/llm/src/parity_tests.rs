@@ -495,3 +495,87 @@ fn a_small_model_plans_within_the_rules() {
     // Stopped at once: a clear error, not a plan.
     assert!(crate::plan::generate(&mut engine, q, &rules, &|| true).is_err());
 }
+
+/// The relevance step's second look: the passages after the first look are judged only when
+/// none of it is relevant, and can then be shown; otherwise they are neither judged nor used.
+#[test]
+fn the_second_look_judges_the_next_passages_only_when_the_first_finds_nothing() {
+    let Some(path) = gguf_of("smollm2-135m-instruct-q4_1") else {
+        return;
+    };
+    let mut e = cpu_engine(&path, false);
+    let passage = |text: &str| crate::Passage {
+        chunk_id: text[..12].into(),
+        title: None,
+        heading: None,
+        page: None,
+        text: text.into(),
+    };
+    let q = "What is the single-muon trigger threshold?";
+    let a = passage(
+        "Events were recorded with a single-muon trigger requiring pT > 24 GeV (27 GeV in 2017).",
+    );
+    let b = passage(
+        "The Drell-Yan background is estimated from simulation and normalised in a control region.",
+    );
+    let scores = crate::answer::rerank(&mut e, q, &[a.clone(), b.clone()], 320, &|| false).unwrap();
+    assert_ne!(scores[0], scores[1]);
+    // The first look gets the passage the judge likes less; the bar lies between the two.
+    let (low, high) = if scores[0] < scores[1] {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let checks = crate::Checks {
+        relevance: true,
+        min_relevance: (scores[0] + scores[1]) / 2.0,
+        first_look: Some(1),
+        support: false,
+        min_support: 0.0,
+        min_answer_support: None,
+    };
+    let budget = crate::Budget {
+        context_tokens: 2048,
+        max_new_tokens: 8,
+        max_passage_tokens: 320,
+    };
+    let params = crate::Params {
+        max_new_tokens: 8,
+        ..Default::default()
+    };
+    let mut run = |given: &[crate::Passage]| {
+        crate::answer::answer(
+            &mut e,
+            q,
+            given,
+            budget,
+            &params,
+            checks,
+            None,
+            crate::answer::Hooks {
+                cancelled: &|| false,
+                on_text: &mut |_| true,
+            },
+        )
+        .unwrap()
+    };
+    // Nothing relevant at first: the second passage is judged, relevant, and shown.
+    let o = run(&[low.clone(), high.clone()]);
+    assert_eq!((o.used, o.relevance.len()), (2, 2), "{o:?}");
+    assert_eq!(
+        (o.relevant.clone(), o.shown.clone()),
+        (vec![1], vec![1]),
+        "{o:?}"
+    );
+    assert!(o.stats.is_some(), "{o:?}");
+    // The same first look with nothing after it abstains.
+    let o = run(std::slice::from_ref(&low));
+    assert_eq!(o.refusal, Some(crate::Refusal::NotRelevant), "{o:?}");
+    // A relevant passage at first: the one after it is neither judged nor used.
+    let o = run(&[high, low]);
+    assert_eq!(
+        (o.used, o.relevance.len(), o.shown.clone()),
+        (1, 1, vec![0]),
+        "{o:?}"
+    );
+}
