@@ -399,14 +399,12 @@ fn leading_citations(s: &str) -> usize {
     }
 }
 
-/// `s` citing excerpt `n` instead: its first bracketed group of numbers becomes `[n]` and
-/// later groups are dropped; without a group, ` [n]` is appended.
-pub fn recite(s: &str, n: usize) -> String {
-    let mut out = String::new();
-    let mut rest = s;
-    let mut done = false;
-    while let Some(open) = rest.find('[') {
-        let after = &rest[open + 1..];
+/// Byte ranges of the bracketed citation marks of numbers in `s` (`[1]`, `[2, 3]`).
+fn citation_marks(s: &str) -> Vec<std::ops::Range<usize>> {
+    let mut marks = Vec::new();
+    let mut from = 0;
+    while let Some(open) = s[from..].find('[').map(|o| from + o) {
+        let after = &s[open + 1..];
         match after.find(']') {
             Some(close)
                 if !after[..close].is_empty()
@@ -414,49 +412,44 @@ pub fn recite(s: &str, n: usize) -> String {
                         .chars()
                         .all(|c| c.is_ascii_digit() || c == ',' || c == ' ') =>
             {
-                out.push_str(rest[..open].trim_end_matches(' '));
-                if !done {
-                    out.push_str(&format!(" [{n}]"));
-                    done = true;
-                }
-                rest = &after[close + 1..];
+                marks.push(open..open + close + 2);
+                from = open + close + 2;
             }
-            _ => {
-                out.push_str(&rest[..open + 1]);
-                rest = after;
-            }
+            _ => from = open + 1,
         }
     }
-    out.push_str(rest);
-    if !done {
-        out = format!("{} [{n}]", out.trim_end());
+    marks
+}
+
+/// `s` citing excerpt `n` instead: its first bracketed group of numbers becomes `[n]` and
+/// later groups are dropped; without a group, ` [n]` is appended.
+pub fn recite(s: &str, n: usize) -> String {
+    let marks = citation_marks(s);
+    if marks.is_empty() {
+        return format!("{} [{n}]", s.trim_end());
     }
+    let mut out = String::new();
+    let mut at = 0;
+    for (i, m) in marks.iter().enumerate() {
+        out.push_str(s[at..m.start].trim_end_matches(' '));
+        if i == 0 {
+            out.push_str(&format!(" [{n}]"));
+        }
+        at = m.end;
+    }
+    out.push_str(&s[at..]);
     out.trim_start().to_string()
 }
 
 /// `s` without bracketed citation marks of numbers.
 fn strip_citations(s: &str) -> String {
     let mut out = String::new();
-    let mut rest = s;
-    while let Some(open) = rest.find('[') {
-        let after = &rest[open + 1..];
-        match after.find(']') {
-            Some(close)
-                if !after[..close].is_empty()
-                    && after[..close]
-                        .chars()
-                        .all(|c| c.is_ascii_digit() || c == ',' || c == ' ') =>
-            {
-                out.push_str(&rest[..open]);
-                rest = &after[close + 1..];
-            }
-            _ => {
-                out.push_str(&rest[..open + 1]);
-                rest = after;
-            }
-        }
+    let mut at = 0;
+    for m in citation_marks(s) {
+        out.push_str(&s[at..m.start]);
+        at = m.end;
     }
-    out.push_str(rest);
+    out.push_str(&s[at..]);
     let t = out.split_whitespace().collect::<Vec<_>>().join(" ");
     t.replace(" .", ".").replace(" ,", ",")
 }
