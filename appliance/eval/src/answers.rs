@@ -146,14 +146,14 @@ impl Answerer for LlmAnswerer<'_> {
                     .await
                     .map_err(|e| EvalError::Config(format!("reading the evidence: {e}")))?;
             let ev = mitra_sql::llm::Evidence {
-                first_look: (passages.len() > self.k).then_some(self.k),
                 passages: passages.clone(),
                 best_similarity: None,
                 chunks_version: Some(version.chunks),
                 store: Some(version),
                 ..Default::default()
             };
-            let row = mitra_sql::llm::submit(self.llm, &question.text, ev)
+            let settings = self.llm.settings_for(self.k, ev.passages.len());
+            let row = mitra_sql::llm::submit_with(self.llm, settings, &question.text, ev)
                 .map_err(|e| EvalError::Config(format!("language model: {e}")))?
                 .finish()
                 .await

@@ -257,9 +257,8 @@ fn steps(
             hooks.cancelled,
             &mut |ids| digest(prompts, ids),
         )?;
-        let rest = &passages[used.len()..];
         if first < passages.len() && scores.iter().all(|&s| s < checks.min_relevance) {
-            let more = grounding::fit(engine, question, rest, budget)?;
+            let more = grounding::fit(engine, question, &passages[used.len()..], budget)?;
             let (more_scores, more_fed) = judge_all(
                 engine,
                 question,

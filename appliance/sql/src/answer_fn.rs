@@ -342,7 +342,7 @@ pub(crate) async fn answer_candidates(
         None => (passages, None),
     };
     // More than k without a reranker: candidates for the relevance step's second look.
-    let first_look = (passages.len() > k).then_some(k);
+    let settings = llm.settings_for(k, passages.len());
     let ms_rerank = started.elapsed().as_secs_f32() * 1000.0;
     let ev = Evidence {
         passages,
@@ -351,9 +351,8 @@ pub(crate) async fn answer_candidates(
         store: Some(version),
         reranker: rerank.map(|c| c.label(&llm)),
         relevance,
-        first_look,
     };
-    let row = llm::submit(&llm, question, ev)
+    let row = llm::submit_with(&llm, settings, question, ev)
         .map_err(|e| llm_err(function, e).into_df())?
         .finish()
         .await

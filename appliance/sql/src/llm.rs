@@ -159,6 +159,15 @@ impl Llm {
         }
     }
 
+    /// The settings of an answer from `given` passages of which the first `k` are judged
+    /// first (more than k: the rest are the relevance step's second look).
+    pub fn settings_for(&self, k: usize, given: usize) -> Settings {
+        Settings {
+            first_look: (given > k).then_some(k),
+            ..self.settings()
+        }
+    }
+
     /// The settings an answer is made with now (recorded in its receipt).
     pub fn settings(&self) -> Settings {
         let c = &self.cfg;
@@ -313,8 +322,6 @@ pub struct Evidence {
     /// The LLM reranker's scores of the passages (same judge as the relevance step, which
     /// then takes them instead of judging again).
     pub relevance: Option<Vec<f32>>,
-    /// The passages to judge first when there are more for a second look (the call's k).
-    pub first_look: Option<usize>,
 }
 
 /// Why an answer abstained.
@@ -457,11 +464,7 @@ pub struct Pending {
 /// the relevance step, the generation and the support step on the worker (busy:
 /// [`LlmError::Busy`] at once).
 pub fn submit(llm: &Llm, question: &str, ev: Evidence) -> Result<Pending, LlmError> {
-    let settings = Settings {
-        first_look: ev.first_look,
-        ..llm.settings()
-    };
-    submit_with(llm, settings, question, ev)
+    submit_with(llm, llm.settings(), question, ev)
 }
 
 /// [`submit`] with the given settings (a replay's recorded ones).

@@ -312,7 +312,6 @@ async fn replay(
         store: receipt.store,
         reranker: receipt.reranker.clone(),
         relevance: None,
-        first_look: None,
     };
     let row = llm::submit_with(llm, receipt.settings.clone(), &rec.question, ev)
         .map_err(|source| SqlFnError::Llm {
