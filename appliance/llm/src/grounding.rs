@@ -399,8 +399,27 @@ fn leading_citations(s: &str) -> usize {
     }
 }
 
-/// Byte ranges of the bracketed citation marks of numbers in `s` (`[1]`, `[2, 3]`).
+/// Byte ranges of the bracketed citation marks of numbers in `s` (`[1]`, `[2, 3]`), marks
+/// joined only by a connective (`[2] and [4]`, `[1], [3]`, `[1][2]`) taken as one.
 fn citation_marks(s: &str) -> Vec<std::ops::Range<usize>> {
+    let mut marks: Vec<std::ops::Range<usize>> = Vec::new();
+    for m in bracket_marks(s) {
+        match marks.last_mut() {
+            Some(last) if is_connective(&s[last.end..m.start]) => last.end = m.end,
+            _ => marks.push(m),
+        }
+    }
+    marks
+}
+
+/// Whether the text between two citation marks only joins them (`, `, ` and `, ` or `).
+fn is_connective(gap: &str) -> bool {
+    let gap = gap.trim_matches(|c: char| c.is_whitespace() || c == ',' || c == ';');
+    gap.is_empty() || ["and", "or", "&"].contains(&gap)
+}
+
+/// Byte ranges of each bracketed group of numbers in `s`.
+fn bracket_marks(s: &str) -> Vec<std::ops::Range<usize>> {
     let mut marks = Vec::new();
     let mut from = 0;
     while let Some(open) = s[from..].find('[').map(|o| from + o) {
@@ -567,6 +586,16 @@ mod tests {
         );
         assert_eq!(recite("[1] Four masses.", 3), "[3] Four masses.");
         assert_eq!(recite("No mark [GeV].", 2), "No mark [GeV]. [2]");
+        // Marks joined by a connective are one citation: nothing dangles.
+        assert_eq!(
+            recite("It is 6 TeV, as in Excerpts [2] and [4].", 1),
+            "It is 6 TeV, as in Excerpts [1]."
+        );
+        assert_eq!(recite("It is 6 TeV [2], [4][5].", 3), "It is 6 TeV [3].");
+        assert_eq!(
+            recite("It is 6 TeV [2] and 7 TeV [4].", 3),
+            "It is 6 TeV [3] and 7 TeV."
+        );
     }
 
     #[test]
