@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 use crate::engine::{Engine, Params, Stats};
 use crate::focus;
 use crate::grounding::{self, Budget, Passage};
+use crate::locate;
 use crate::LlmError;
 
 /// Which checks run, and their thresholds (log-odds of "Yes" over "No").
@@ -18,6 +19,9 @@ pub struct Checks {
     pub relevance: bool,
     /// A passage is relevant at or above this log-odds.
     pub min_relevance: f32,
+    /// The judge reads this many paragraphs of each passage, those sharing most words with
+    /// the question ([`locate::window`]; 0: the whole passage).
+    pub relevance_paragraphs: usize,
     /// Passages judged first (`None`: all given); the rest of those given are judged only
     /// when none of these is relevant, and are not used otherwise.
     pub first_look: Option<usize>,
@@ -162,15 +166,17 @@ fn digest(prompts: &mut Sha256, ids: &[u32]) {
     }
 }
 
-/// The relevance judge's log-odds of "Yes" over "No" for each passage as given, one prompt
-/// each (passage first, then the question: their shared beginning is the system prompt, which
-/// the engine's prefix cache computes once); `on_prompt` sees each prompt's ids. A score in
-/// `known` (the LLM reranker's, same judge, same cut passage) is taken without judging again.
-/// Returns the scores and the tokens fed after reused prefixes.
+/// The relevance judge's log-odds of "Yes" over "No" for each passage as given (its window of
+/// `paragraphs`, 0: whole), one prompt each (passage first, then the question: their shared
+/// beginning is the system prompt, which the engine's prefix cache computes once); `on_prompt`
+/// sees each prompt's ids. A score in `known` (the LLM reranker's, same judge, same cut
+/// passage, same window) is taken without judging again. Returns the scores and the tokens
+/// fed after reused prefixes.
 fn judge_all(
     engine: &mut Engine,
     question: &str,
     passages: &[Passage],
+    paragraphs: usize,
     known: Option<&[f32]>,
     cancelled: &dyn Fn() -> bool,
     on_prompt: &mut dyn FnMut(&[u32]),
@@ -178,10 +184,14 @@ fn judge_all(
     let mut scores = Vec::with_capacity(passages.len());
     let mut fed = 0;
     for (i, p) in passages.iter().enumerate() {
+        let read = Passage {
+            text: locate::window(question, &p.text, paragraphs),
+            ..p.clone()
+        };
         let ids = grounding::render(
             engine,
             grounding::JUDGE,
-            &grounding::relevance_message(engine, question, p),
+            &grounding::relevance_message(engine, question, &read),
         )?;
         on_prompt(&ids);
         match known.and_then(|k| k.get(i)) {
@@ -196,13 +206,15 @@ fn judge_all(
 }
 
 /// The LLM reranker: each passage, cut to `max_passage_tokens` at a sentence end as the answer
-/// pipeline cuts it, scored by the relevance judge (log P("Yes") − log P("No") for the next
-/// token after the judging prompt in the model's chat template). Higher is more relevant.
+/// pipeline cuts it, scored by the relevance judge on its window of `paragraphs` (log
+/// P("Yes") − log P("No") for the next token after the judging prompt in the model's chat
+/// template). Higher is more relevant.
 pub fn rerank(
     engine: &mut Engine,
     question: &str,
     passages: &[Passage],
     max_passage_tokens: usize,
+    paragraphs: usize,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Vec<f32>, LlmError> {
     let cut: Vec<Passage> = passages
@@ -214,7 +226,16 @@ pub fn rerank(
             })
         })
         .collect::<Result<_, LlmError>>()?;
-    Ok(judge_all(engine, question, &cut, None, cancelled, &mut |_| {})?.0)
+    Ok(judge_all(
+        engine,
+        question,
+        &cut,
+        paragraphs,
+        None,
+        cancelled,
+        &mut |_| {},
+    )?
+    .0)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -253,6 +274,7 @@ fn steps(
             engine,
             question,
             &used,
+            checks.relevance_paragraphs,
             known,
             hooks.cancelled,
             &mut |ids| digest(prompts, ids),
@@ -263,6 +285,7 @@ fn steps(
                 engine,
                 question,
                 &more,
+                checks.relevance_paragraphs,
                 known.map(|k| k.get(used.len()..).unwrap_or_default()),
                 hooks.cancelled,
                 &mut |ids| digest(prompts, ids),

@@ -95,7 +95,7 @@ const FILLER: &[&str] = &[
 
 /// Content words of `s`: letters or digits with inner hyphens, three characters or more (or
 /// any number), case folded, a plural `s` dropped, filler words left out.
-fn content(s: &str) -> HashSet<String> {
+pub(crate) fn content(s: &str) -> HashSet<String> {
     s.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '.'))
         .map(|w| {
             w.trim_matches(|c: char| c == '-' || c == '.')

@@ -455,7 +455,8 @@ fn prompt_harness() {
         )
         .unwrap();
         let gen = c["gen"].as_u64().unwrap_or(0) as usize;
-        let out = if gen > 0 {
+        let t = std::time::Instant::now();
+        let mut out = if gen > 0 {
             let p = crate::Params {
                 max_new_tokens: gen,
                 ..Default::default()
@@ -465,6 +466,8 @@ fn prompt_harness() {
         } else {
             serde_json::json!({"id": c["id"], "score": e.yes_no(&ids, &|| false).unwrap()})
         };
+        out["ms"] = serde_json::json!(t.elapsed().as_secs_f64() * 1000.0);
+        out["tokens"] = serde_json::json!(ids.len());
         println!("HARNESS {out}");
     }
 }
@@ -518,7 +521,8 @@ fn the_second_look_judges_the_next_passages_only_when_the_first_finds_nothing() 
     let b = passage(
         "The Drell-Yan background is estimated from simulation and normalised in a control region.",
     );
-    let scores = crate::answer::rerank(&mut e, q, &[a.clone(), b.clone()], 320, &|| false).unwrap();
+    let scores =
+        crate::answer::rerank(&mut e, q, &[a.clone(), b.clone()], 320, 0, &|| false).unwrap();
     assert_ne!(scores[0], scores[1]);
     // The first look gets the passage the judge likes less; the bar lies between the two.
     let (low, high) = if scores[0] < scores[1] {
@@ -529,6 +533,7 @@ fn the_second_look_judges_the_next_passages_only_when_the_first_finds_nothing() 
     let checks = crate::Checks {
         relevance: true,
         min_relevance: (scores[0] + scores[1]) / 2.0,
+        relevance_paragraphs: 0,
         first_look: Some(1),
         support: false,
         min_support: 0.0,
@@ -578,4 +583,37 @@ fn the_second_look_judges_the_next_passages_only_when_the_first_finds_nothing() 
         (1, 1, vec![0]),
         "{o:?}"
     );
+}
+
+/// With `relevance_paragraphs`, the judge reads the paragraphs of a passage that share most
+/// words with the question, not the whole passage: the verdict on a three-paragraph passage
+/// with a window of one is the verdict on that paragraph alone.
+#[test]
+fn the_judge_reads_the_window_of_paragraphs_sharing_the_questions_words() {
+    let Some(path) = gguf_of("smollm2-135m-instruct-q4_1") else {
+        return;
+    };
+    let mut e = cpu_engine(&path, false);
+    let passage = |text: &str| crate::Passage {
+        chunk_id: "c".into(),
+        title: Some("Selection".into()),
+        heading: None,
+        page: None,
+        text: text.into(),
+    };
+    let q = "What is the single-muon trigger threshold?";
+    let trigger = "Events were recorded with a single-muon trigger requiring pT > 24 GeV.";
+    let note = format!(
+        "The Drell-Yan background is estimated from simulation.\n\n{trigger}\n\nJets are \
+         clustered with the anti-kT algorithm and must have pT > 25 GeV."
+    );
+    let mut judge = |text: &str, paragraphs: usize| {
+        e.forget();
+        crate::answer::rerank(&mut e, q, &[passage(text)], 320, paragraphs, &|| false).unwrap()[0]
+    };
+    let window = judge(&note, 1);
+    assert_eq!(window, judge(trigger, 0));
+    assert_ne!(window, judge(&note, 0));
+    // A window as large as the passage is the passage.
+    assert_eq!(judge(&note, 3), judge(&note, 0));
 }

@@ -182,6 +182,7 @@ impl Llm {
             ignore_eos: c.ignore_eos,
             relevance_check: c.relevance_check,
             min_relevance: c.min_relevance,
+            relevance_paragraphs: c.relevance_paragraphs,
             support_check: c.support_check,
             min_support: c.min_support,
             min_answer_support: Some(c.min_answer_support),
@@ -215,6 +216,10 @@ pub struct Settings {
     pub relevance_check: bool,
     /// `llm.min_relevance`.
     pub min_relevance: f32,
+    /// `llm.relevance_paragraphs` (0, the whole passage, in receipts of answers made before
+    /// it existed).
+    #[serde(default)]
+    pub relevance_paragraphs: usize,
     /// `llm.support_check`.
     pub support_check: bool,
     /// `llm.min_support`.
@@ -251,6 +256,7 @@ impl Settings {
         Checks {
             relevance: self.relevance_check,
             min_relevance: self.min_relevance,
+            relevance_paragraphs: self.relevance_paragraphs,
             first_look: self.first_look,
             support: self.support_check,
             min_support: self.min_support,

@@ -283,11 +283,16 @@ impl Rerankers {
         let llm_err = |source| SqlFnError::Llm { function, source };
         let worker = self.llm.worker().map_err(llm_err)?;
         let q = query.to_string();
-        let max = self.llm.config().max_passage_tokens;
+        let (max, paragraphs) = {
+            let c = self.llm.config();
+            (c.max_passage_tokens, c.relevance_paragraphs)
+        };
         let mut ticket = worker
             .submit(Box::new(move |engine, ctl| {
                 let relevance =
-                    mitra_llm::answer::rerank(engine, &q, &given, max, &|| ctl.cancelled())?;
+                    mitra_llm::answer::rerank(engine, &q, &given, max, paragraphs, &|| {
+                        ctl.cancelled()
+                    })?;
                 Ok(Outcome {
                     relevance,
                     ..Outcome::default()

@@ -58,9 +58,12 @@ pub struct LlmConfig {
     /// Before generating, ask the model of each passage whether it gives the requested fact
     /// (its yes/no log-odds); abstain when none does.
     pub relevance_check: bool,
-    /// Log-odds of "yes" over "no" at or above which a passage is relevant (0.5: calibrated
+    /// Log-odds of "yes" over "no" at or above which a passage is relevant (0.3: calibrated
     /// for the default model; see benches/ANSWERS.md).
     pub min_relevance: f32,
+    /// The relevance judge reads this many paragraphs of each passage, those sharing most
+    /// content words with the question (0: the whole passage; see benches/ANSWERS.md).
+    pub relevance_paragraphs: usize,
     /// When none of a question's k passages is relevant, the relevance step reads the next
     /// ones of the retrieval, up to this many passages in all, before abstaining (k or less:
     /// no second look; not with a reranker, which already chose among its candidates).
@@ -101,7 +104,8 @@ impl Default for LlmConfig {
             // Calibrated for the default model on the tuning part of benches/answers
             // (benches/ANSWERS.md); a judge's log-odds scale is its own, so recalibrate with
             // another model.
-            min_relevance: 0.5,
+            min_relevance: 0.3,
+            relevance_paragraphs: 2,
             second_look_k: 10,
             support_check: true,
             min_support: 0.0,
