@@ -29,33 +29,27 @@ pub fn window(question: &str, text: &str, n: usize) -> String {
         .join("\n\n")
 }
 
-/// The non-blank blocks of `text` between blank lines, trimmed.
+/// The blocks of `text` between blank (or white-space) lines, trimmed.
 fn paragraphs(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
-    let mut start = 0;
-    let mut blank_run = false;
-    let mut line_start = 0;
-    for (i, c) in text.char_indices() {
-        if c == '\n' {
-            let line = &text[line_start..i];
-            if line.trim().is_empty() && !blank_run && line_start > start {
-                out.push(&text[start..line_start]);
-                blank_run = true;
+    // The byte range of the block being read.
+    let mut block: Option<(usize, usize)> = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim().is_empty() {
+            if let Some((from, to)) = block.take() {
+                out.push(text[from..to].trim());
             }
-            if !line.trim().is_empty() {
-                blank_run = false;
-            }
-            line_start = i + 1;
-            if blank_run {
-                start = line_start;
-            }
+        } else {
+            let from = block.map_or(at, |(from, _)| from);
+            block = Some((from, at + line.len()));
         }
+        at += line.len();
     }
-    out.push(&text[start..]);
-    out.into_iter()
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect()
+    if let Some((from, to)) = block {
+        out.push(text[from..to].trim());
+    }
+    out
 }
 
 #[cfg(test)]
