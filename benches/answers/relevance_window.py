@@ -19,12 +19,12 @@ the rest), and how many questions pass at a few bars.
   python3 benches/answers/relevance_window.py auc --traces T.jsonl --questions Q.jsonl \
       --corpus C.jsonl --out out.txt
 """
-import argparse
 import json
 import os
 import re
 
-JUDGE = "You check facts in physics analysis notes. Read carefully and reply with Yes or No only."
+from judge_harness import JUDGE, auc, load, run, scores  # same folder
+
 PROMPT = (
     "Excerpt from the analysis notes: {t}\n{p}\n\nQuestion: {q}\n\nCan the question be answered "
     "from this excerpt alone? Reply Yes only if the excerpt states the requested fact itself, "
@@ -36,10 +36,6 @@ FILLER = set(
                                        open(FOCUS, encoding="utf-8").read(), re.S).group(1))
 )
 FIRST_LOOK = 5
-
-
-def load(path):
-    return [json.loads(line) for line in open(path, encoding="utf-8")]
 
 
 def content(s):
@@ -80,18 +76,10 @@ def cases(args):
                 print(json.dumps({"id": f"{t['id']}|{i}|{name}", "system": JUDGE, "user": user}))
 
 
-def auc(pos, neg):
-    pairs = [(p > n) + 0.5 * (p == n) for p in pos for n in neg]
-    return sum(pairs) / len(pairs) if pairs else float("nan")
-
-
 def report(args):
     docs = {d["_id"]: d for d in load(args.corpus)}
     questions = {q["_id"]: q for q in load(args.questions)}
-    scores = {}
-    for line in open(args.out, encoding="utf-8"):
-        r = json.loads(line.split(" ", 1)[1])
-        scores[r["id"]] = r["score"]
+    judged = scores(args.out)
     variants = {"whole": [], "window": [], "best paragraph": [], "first-ranked paragraph": []}
     passages = {k: ([], []) for k in variants}
     for t in load(args.traces):
@@ -105,10 +93,10 @@ def report(args):
             if len(paras) <= 2:
                 v = dict.fromkeys(variants, whole)
             else:
-                each = [scores[key + f"paragraph{j}"] for j in range(len(paras))]
+                each = [judged[key + f"paragraph{j}"] for j in range(len(paras))]
                 v = {
                     "whole": whole,
-                    "window": scores[key + "window"],
+                    "window": judged[key + "window"],
                     "best paragraph": max(each),
                     "first-ranked paragraph": each[ranked(t["question"], paras)[0]],
                 }
@@ -130,16 +118,5 @@ def report(args):
               f"{auc(*passages[k]):.3f}  {bars}")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("step", choices=["cases", "auc"])
-    ap.add_argument("--traces", required=True)
-    ap.add_argument("--corpus", required=True)
-    ap.add_argument("--questions")
-    ap.add_argument("--out")
-    args = ap.parse_args()
-    cases(args) if args.step == "cases" else report(args)
-
-
 if __name__ == "__main__":
-    main()
+    run(__doc__, cases, report)

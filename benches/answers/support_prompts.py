@@ -16,11 +16,11 @@ points > 0) against the rest, and against answers to unanswerable questions.
       -- prompt_harness --ignored --nocapture | grep '^HARNESS ' > out.txt
   python3 benches/answers/support_prompts.py auc --traces T.jsonl --questions Q.jsonl --out out.txt
 """
-import argparse
 import json
 import re
 
-JUDGE = "You check facts in physics analysis notes. Read carefully and reply with Yes or No only."
+from judge_harness import JUDGE, auc, load, run, scores  # same folder
+
 VARIANTS = {
     "whole": "Excerpts from the analysis notes:\n\n{p}\n\nQuestion: {q}\nProposed answer: {a}\n\n"
     "Do the excerpts state this answer, every number, name and claim in it, for the same "
@@ -31,10 +31,6 @@ VARIANTS = {
 }
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 MARKS = re.compile(r"\s*\[\d+(?:,\s*\d+)*\]")
-
-
-def load(path):
-    return [json.loads(line) for line in open(path, encoding="utf-8")]
 
 
 def labels(traces, questions):
@@ -71,20 +67,13 @@ def cases(args):
             break
 
 
-def auc(pos, neg):
-    if not pos or not neg:
-        return float("nan")
-    return sum((x > y) + 0.5 * (x == y) for x in pos for y in neg) / (len(pos) * len(neg))
-
-
 def report(args):
     lab = labels(load(args.traces), load(args.questions))
-    scores = {}
-    for line in open(args.out, encoding="utf-8"):
-        d = json.loads(line.split(" ", 1)[1])
-        name, tid = d["id"].split(":", 1)
-        scores.setdefault(name, {})[tid] = d["score"]
-    for name, s in scores.items():
+    by_variant = {}
+    for case, score in scores(args.out).items():
+        name, tid = case.split(":", 1)
+        by_variant.setdefault(name, {})[tid] = score
+    for name, s in by_variant.items():
         right = [v for k, v in s.items() if lab[k][0]]
         rest = [v for k, v in s.items() if not lab[k][0]]
         unans = [v for k, v in s.items() if not lab[k][1]]
@@ -93,16 +82,5 @@ def report(args):
               f"unanswerable {len(unans)})")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("step", choices=["cases", "auc"])
-    ap.add_argument("--traces", required=True)
-    ap.add_argument("--questions", required=True)
-    ap.add_argument("--corpus")
-    ap.add_argument("--out")
-    args = ap.parse_args()
-    cases(args) if args.step == "cases" else report(args)
-
-
 if __name__ == "__main__":
-    main()
+    run(__doc__, cases, report)
