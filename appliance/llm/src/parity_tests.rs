@@ -374,15 +374,20 @@ fn a_split_model_loads_as_its_parts_joined() {
     assert!(e.contains("smol-00002-of-00002.gguf"), "{e}");
 }
 
-/// The relevance prompt of `question` over `passage`, encoded.
-fn judge_ids(e: &crate::Engine, question: &str, title: &str, passage: &str) -> Vec<u32> {
-    let p = crate::Passage {
-        chunk_id: "c".into(),
-        title: Some(title.into()),
+/// A passage of `text` with chunk id `id` and document title `title`.
+fn passage(id: &str, title: Option<&str>, text: &str) -> crate::Passage {
+    crate::Passage {
+        chunk_id: id.into(),
+        title: title.map(Into::into),
         heading: None,
         page: None,
-        text: passage.into(),
-    };
+        text: text.into(),
+    }
+}
+
+/// The relevance prompt of `question` over `passage`, encoded.
+fn judge_ids(e: &crate::Engine, question: &str, title: &str, text: &str) -> Vec<u32> {
+    let p = passage("c", Some(title), text);
     crate::grounding::render(
         e,
         crate::grounding::JUDGE,
@@ -507,18 +512,12 @@ fn the_second_look_judges_the_next_passages_only_when_the_first_finds_nothing() 
         return;
     };
     let mut e = cpu_engine(&path, false);
-    let passage = |text: &str| crate::Passage {
-        chunk_id: text[..12].into(),
-        title: None,
-        heading: None,
-        page: None,
-        text: text.into(),
-    };
+    let untitled = |text: &str| passage(&text[..12], None, text);
     let q = "What is the single-muon trigger threshold?";
-    let a = passage(
+    let a = untitled(
         "Events were recorded with a single-muon trigger requiring pT > 24 GeV (27 GeV in 2017).",
     );
-    let b = passage(
+    let b = untitled(
         "The Drell-Yan background is estimated from simulation and normalised in a control region.",
     );
     let scores =
@@ -594,13 +593,6 @@ fn the_judge_reads_the_window_of_paragraphs_sharing_the_questions_words() {
         return;
     };
     let mut e = cpu_engine(&path, false);
-    let passage = |text: &str| crate::Passage {
-        chunk_id: "c".into(),
-        title: Some("Selection".into()),
-        heading: None,
-        page: None,
-        text: text.into(),
-    };
     let q = "What is the single-muon trigger threshold?";
     let trigger = "Events were recorded with a single-muon trigger requiring pT > 24 GeV.";
     let note = format!(
@@ -609,7 +601,15 @@ fn the_judge_reads_the_window_of_paragraphs_sharing_the_questions_words() {
     );
     let mut judge = |text: &str, paragraphs: usize| {
         e.forget();
-        crate::answer::rerank(&mut e, q, &[passage(text)], 320, paragraphs, &|| false).unwrap()[0]
+        crate::answer::rerank(
+            &mut e,
+            q,
+            &[passage("c", Some("Selection"), text)],
+            320,
+            paragraphs,
+            &|| false,
+        )
+        .unwrap()[0]
     };
     let window = judge(&note, 1);
     assert_eq!(window, judge(trigger, 0));
