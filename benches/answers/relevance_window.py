@@ -51,8 +51,20 @@ def content(s):
 
 
 def paragraphs(doc):
-    """The chunk text of a generated note (its title, a space, its text) split at blank lines."""
-    return [p.strip() for p in (doc["title"] + " " + doc["text"]).split("\n\n") if p.strip()]
+    """locate::paragraphs of the chunk text of a generated note (its title, a space, its text):
+    blocks between blank lines, a block of fewer than 30 words read with the blocks after it."""
+    out, open_ = [], False
+    for b in (p.strip() for p in (doc["title"] + " " + doc["text"]).split("\n\n")):
+        if not b:
+            continue
+        if out and open_:
+            out[-1] += "\n\n" + b
+        else:
+            out.append(b)
+        open_ = len(out[-1].split()) < 30
+    if open_ and len(out) >= 2:
+        out[-2] += "\n\n" + out.pop()
+    return out
 
 
 def ranked(question, paras):

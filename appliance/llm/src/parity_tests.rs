@@ -594,10 +594,16 @@ fn the_judge_reads_the_window_of_paragraphs_sharing_the_questions_words() {
     };
     let mut e = cpu_engine(&path, false);
     let q = "What is the single-muon trigger threshold?";
-    let trigger = "Events were recorded with a single-muon trigger requiring pT > 24 GeV.";
+    // Paragraphs of 30 words or more (shorter blocks are read with the next one).
+    let trigger = "Events were recorded with a single-muon trigger requiring pT > 24 GeV, \
+                   whose efficiency is measured with tag and probe on Z boson decays in data \
+                   and in simulation, and corrected with scale factors binned in pT and eta.";
     let note = format!(
-        "The Drell-Yan background is estimated from simulation.\n\n{trigger}\n\nJets are \
-         clustered with the anti-kT algorithm and must have pT > 25 GeV."
+        "The Drell-Yan background is estimated from simulation, normalised to the data in a \
+         control region around the Z peak, with the shape of the dimuon mass taken from the \
+         simulated events after all corrections are applied.\n\n{trigger}\n\nJets are \
+         clustered with the anti-kT algorithm with a distance parameter of 0.4 and must have \
+         pT > 25 GeV, pass the tight identification and lie within the tracker acceptance."
     );
     let mut judge = |text: &str, paragraphs: usize| {
         e.forget();
