@@ -22,6 +22,10 @@ pub struct Checks {
     /// The judge reads this many paragraphs of each passage, those sharing most words with
     /// the question ([`locate::window`]; 0: the whole passage).
     pub relevance_paragraphs: usize,
+    /// The answer step (and the support step after it) reads this many paragraphs of each
+    /// relevant passage, those sharing most words with the question ([`locate::window`]; 0:
+    /// the whole passage).
+    pub answer_paragraphs: usize,
     /// Passages judged first (`None`: all given); the rest of those given are judged only
     /// when none of these is relevant, and are not used otherwise.
     pub first_look: Option<usize>,
@@ -313,7 +317,13 @@ fn steps(
         (0..used.len()).collect()
     };
 
-    // 2. The answer, from the relevant passages only (numbered 1.., most relevant first).
+    // 2. The answer, from the relevant passages only (numbered 1.., most relevant first), each
+    //    read as its window when asked (the support step then judges against the same text).
+    if checks.answer_paragraphs > 0 {
+        for &i in &given {
+            used[i].text = locate::window(question, &used[i].text, checks.answer_paragraphs);
+        }
+    }
     out.shown = given.clone();
     let shown: Vec<Passage> = given.iter().map(|&i| used[i].clone()).collect();
     let ids = grounding::render(

@@ -533,6 +533,7 @@ fn the_second_look_judges_the_next_passages_only_when_the_first_finds_nothing() 
         relevance: true,
         min_relevance: (scores[0] + scores[1]) / 2.0,
         relevance_paragraphs: 0,
+        answer_paragraphs: 0,
         first_look: Some(1),
         support: false,
         min_support: 0.0,
@@ -584,17 +585,9 @@ fn the_second_look_judges_the_next_passages_only_when_the_first_finds_nothing() 
     );
 }
 
-/// With `relevance_paragraphs`, the judge reads the paragraphs of a passage that share most
-/// words with the question, not the whole passage: the verdict on a three-paragraph passage
-/// with a window of one is the verdict on that paragraph alone.
-#[test]
-fn the_judge_reads_the_window_of_paragraphs_sharing_the_questions_words() {
-    let Some(path) = gguf_of("smollm2-135m-instruct-q4_1") else {
-        return;
-    };
-    let mut e = cpu_engine(&path, false);
-    let q = "What is the single-muon trigger threshold?";
-    // Paragraphs of 30 words or more (shorter blocks are read with the next one).
+/// A question, the paragraph of a note that answers it, and the note: that paragraph between
+/// two others, each of 30 words or more (shorter blocks are read with the next one).
+fn three_paragraphs() -> (&'static str, &'static str, String) {
     let trigger = "Events were recorded with a single-muon trigger requiring pT > 24 GeV, \
                    whose efficiency is measured with tag and probe on Z boson decays in data \
                    and in simulation, and corrected with scale factors binned in pT and eta.";
@@ -605,6 +598,19 @@ fn the_judge_reads_the_window_of_paragraphs_sharing_the_questions_words() {
          clustered with the anti-kT algorithm with a distance parameter of 0.4 and must have \
          pT > 25 GeV, pass the tight identification and lie within the tracker acceptance."
     );
+    ("What is the single-muon trigger threshold?", trigger, note)
+}
+
+/// With `relevance_paragraphs`, the judge reads the paragraphs of a passage that share most
+/// words with the question, not the whole passage: the verdict on a three-paragraph passage
+/// with a window of one is the verdict on that paragraph alone.
+#[test]
+fn the_judge_reads_the_window_of_paragraphs_sharing_the_questions_words() {
+    let Some(path) = gguf_of("smollm2-135m-instruct-q4_1") else {
+        return;
+    };
+    let mut e = cpu_engine(&path, false);
+    let (q, trigger, note) = three_paragraphs();
     let mut judge = |text: &str, paragraphs: usize| {
         e.forget();
         crate::answer::rerank(
@@ -622,4 +628,55 @@ fn the_judge_reads_the_window_of_paragraphs_sharing_the_questions_words() {
     assert_ne!(window, judge(&note, 0));
     // A window as large as the passage is the passage.
     assert_eq!(judge(&note, 3), judge(&note, 0));
+}
+
+/// With `answer_paragraphs`, the answer step is shown the window of each passage: the prompt
+/// for a three-paragraph passage with a window of one is the prompt for that paragraph alone.
+#[test]
+fn the_answer_step_reads_the_window_when_asked() {
+    let Some(path) = gguf_of("smollm2-135m-instruct-q4_1") else {
+        return;
+    };
+    let mut e = cpu_engine(&path, false);
+    let (q, trigger, note) = three_paragraphs();
+    let budget = crate::Budget {
+        context_tokens: 2048,
+        max_new_tokens: 4,
+        max_passage_tokens: 320,
+    };
+    let params = crate::Params {
+        max_new_tokens: 4,
+        ..Default::default()
+    };
+    let mut run = |text: &str, answer_paragraphs: usize| {
+        let checks = crate::Checks {
+            relevance: false,
+            min_relevance: 0.0,
+            relevance_paragraphs: 0,
+            answer_paragraphs,
+            first_look: None,
+            support: false,
+            min_support: 0.0,
+            min_answer_support: None,
+        };
+        crate::answer::answer(
+            &mut e,
+            q,
+            &[passage("c", Some("Selection"), text)],
+            budget,
+            &params,
+            checks,
+            None,
+            crate::answer::Hooks {
+                cancelled: &|| false,
+                on_text: &mut |_| true,
+            },
+        )
+        .unwrap()
+        .prompt_sha256
+    };
+    let window = run(&note, 1);
+    assert_eq!(window, run(trigger, 0));
+    assert_ne!(window, run(&note, 0));
+    assert_eq!(run(&note, 3), run(&note, 0));
 }

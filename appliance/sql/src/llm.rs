@@ -183,6 +183,7 @@ impl Llm {
             relevance_check: c.relevance_check,
             min_relevance: c.min_relevance,
             relevance_paragraphs: c.relevance_paragraphs,
+            answer_paragraphs: c.answer_paragraphs,
             support_check: c.support_check,
             min_support: c.min_support,
             min_answer_support: Some(c.min_answer_support),
@@ -220,6 +221,10 @@ pub struct Settings {
     /// it existed).
     #[serde(default)]
     pub relevance_paragraphs: usize,
+    /// `llm.answer_paragraphs` (0, the whole passage, in receipts of answers made before it
+    /// existed).
+    #[serde(default)]
+    pub answer_paragraphs: usize,
     /// `llm.support_check`.
     pub support_check: bool,
     /// `llm.min_support`.
@@ -257,6 +262,7 @@ impl Settings {
             relevance: self.relevance_check,
             min_relevance: self.min_relevance,
             relevance_paragraphs: self.relevance_paragraphs,
+            answer_paragraphs: self.answer_paragraphs,
             first_look: self.first_look,
             support: self.support_check,
             min_support: self.min_support,

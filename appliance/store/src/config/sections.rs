@@ -64,6 +64,9 @@ pub struct LlmConfig {
     /// The relevance judge reads this many paragraphs of each passage, those sharing most
     /// content words with the question (0: the whole passage; see benches/ANSWERS.md).
     pub relevance_paragraphs: usize,
+    /// The answer and support steps read this many paragraphs of each relevant passage, those
+    /// sharing most content words with the question (0: the whole passage).
+    pub answer_paragraphs: usize,
     /// When none of a question's k passages is relevant, the relevance step reads the next
     /// ones of the retrieval, up to this many passages in all, before abstaining (k or less:
     /// no second look; not with a reranker, which already chose among its candidates).
@@ -106,6 +109,7 @@ impl Default for LlmConfig {
             // another model.
             min_relevance: 0.3,
             relevance_paragraphs: 2,
+            answer_paragraphs: 0,
             second_look_k: 10,
             support_check: true,
             min_support: 0.0,
