@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use mitra_llm::grounding::{has_number, normalize, numbers};
+use mitra_llm::grounding::{claimed_numbers, has_number, normalize};
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
@@ -183,7 +183,11 @@ impl Answerer for LlmAnswerer<'_> {
                 let claim = mitra_llm::grounding::sentences(&sent.text)
                     .first()
                     .map_or(sent.text.clone(), |s| s.claim.clone());
-                if numbers(&claim).iter().any(|n| !has_number(&cited, n)) {
+                // Numbers the question writes are restated, not asserted (as the support step).
+                if claimed_numbers(&claim, &question.text)
+                    .iter()
+                    .any(|n| !has_number(&cited, n))
+                {
                     bad_numbers += 1;
                 }
             }

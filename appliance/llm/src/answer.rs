@@ -394,7 +394,8 @@ fn steps(
         // A number the cited passages do not write: judged against the most relevant other
         // shown passage that writes them all (small models miscount excerpt numbers), or not
         // shown, without a judge, when none does.
-        let Some((against, recited)) = numbers_written_in(&claim.claim, first, &given, &used)
+        let Some((against, recited)) =
+            numbers_written_in(&claim.claim, question, first, &given, &used)
         else {
             s.kept = false;
             continue;
@@ -423,17 +424,18 @@ fn steps(
 }
 
 /// The passages a sentence is judged against: `first` (indexes into `used`) when they write
-/// every number of `claim`, else the most relevant shown passage (`given`, in order) that
+/// every number `claim` asserts (those `question` writes are restated, not asserted), else the most relevant shown passage (`given`, in order) that
 /// does, with its excerpt number; `None` when none does.
 fn numbers_written_in(
     claim: &str,
+    question: &str,
     first: Vec<usize>,
     given: &[usize],
     used: &[Passage],
 ) -> Option<(Vec<usize>, Option<usize>)> {
     let writes_all = |at: &[usize]| {
         let cited: Vec<&Passage> = at.iter().map(|&i| &used[i]).collect();
-        grounding::unwritten_numbers(claim, &cited).is_empty()
+        grounding::unwritten_numbers(claim, question, &cited).is_empty()
     };
     if writes_all(&first) {
         return Some((first, None));
@@ -505,25 +507,47 @@ mod tests {
         // Shown in relevance order: used 1, then 2, then 0 (excerpts [1], [2], [3]).
         let given = [1, 2, 0];
         let claim = "The fit keeps 115 < m < 135 GeV.";
+        const Q: &str = "Which mass window does the fit keep?";
         // Cited right: judged where it points.
         assert_eq!(
-            numbers_written_in(claim, vec![0], &given, &used),
+            numbers_written_in(claim, Q, vec![0], &given, &used),
             Some((vec![0], None))
         );
         // Cited wrong: the most relevant shown passage writing both numbers, excerpt [2].
         assert_eq!(
-            numbers_written_in(claim, vec![1], &given, &used),
+            numbers_written_in(claim, Q, vec![1], &given, &used),
             Some((vec![2], Some(2)))
         );
         // A number no shown passage writes: nowhere to judge it.
         assert_eq!(
-            numbers_written_in("The fit keeps 110 < m < 135 GeV.", vec![1], &given, &used),
+            numbers_written_in(
+                "The fit keeps 110 < m < 135 GeV.",
+                Q,
+                vec![1],
+                &given,
+                &used
+            ),
             None
         );
         // No numbers: judged where it points.
         assert_eq!(
-            numbers_written_in("Jets are clustered.", vec![1], &given, &used),
+            numbers_written_in("Jets are clustered.", Q, vec![1], &given, &used),
             Some((vec![1], None))
+        );
+        // A number the question writes is restated, not asserted: the one asserted decides.
+        assert_eq!(
+            numbers_written_in(
+                "In Run 3 jets need 25 GeV.",
+                "What jet pT does Run 3 require?",
+                vec![1],
+                &given,
+                &used
+            ),
+            Some((vec![1], None))
+        );
+        assert_eq!(
+            numbers_written_in("In Run 3 jets need 25 GeV.", Q, vec![1], &given, &used),
+            None
         );
     }
 }

@@ -166,11 +166,22 @@ pub fn numbers(s: &str) -> Vec<String> {
     out
 }
 
-/// Numbers of `claim` that none of `cited` writes (whole numbers, after [`normalize`]): a
-/// sentence with one is not shown, whatever the judge says.
-pub fn unwritten_numbers(claim: &str, cited: &[&Passage]) -> Vec<String> {
-    let texts: Vec<String> = cited.iter().map(|p| normalize(&p.text)).collect();
+/// Numbers of `claim` that `question` does not write: what the claim asserts, not what it
+/// restates ("the Run 3 luminosity uncertainty is 1.4%" asserts 1.4, not 3, when asked about
+/// Run 3).
+pub fn claimed_numbers(claim: &str, question: &str) -> Vec<String> {
+    let question = normalize(question);
     numbers(claim)
+        .into_iter()
+        .filter(|n| !has_number(&question, n))
+        .collect()
+}
+
+/// Numbers `claim` asserts ([`claimed_numbers`]) that none of `cited` writes (whole numbers,
+/// after [`normalize`]): a sentence with one is not shown, whatever the judge says.
+pub fn unwritten_numbers(claim: &str, question: &str, cited: &[&Passage]) -> Vec<String> {
+    let texts: Vec<String> = cited.iter().map(|p| normalize(&p.text)).collect();
+    claimed_numbers(claim, question)
         .into_iter()
         .filter(|n| !texts.iter().any(|t| has_number(t, n)))
         .collect()
@@ -703,10 +714,27 @@ mod tests {
         };
         let a = p("The integrated luminosity is 96.6 fb⁻¹; muons need pT > 26 GeV.");
         let b = p("The threshold was 27 GeV in 2017.");
-        assert!(unwritten_numbers("It used 96.6 fb-1 with pT above 26 GeV.", &[&a]).is_empty());
-        assert_eq!(unwritten_numbers("It used 97.6 fb-1.", &[&a]), vec!["97.6"]);
-        assert_eq!(unwritten_numbers("Muons need 27 GeV.", &[&a]), vec!["27"]);
-        assert!(unwritten_numbers("Muons need 27 GeV.", &[&a, &b]).is_empty());
-        assert!(unwritten_numbers("No number here.", &[]).is_empty());
+        assert!(unwritten_numbers("It used 96.6 fb-1 with pT above 26 GeV.", "", &[&a]).is_empty());
+        assert_eq!(
+            unwritten_numbers("It used 97.6 fb-1.", "", &[&a]),
+            vec!["97.6"]
+        );
+        assert_eq!(
+            unwritten_numbers("Muons need 27 GeV.", "", &[&a]),
+            vec!["27"]
+        );
+        assert!(unwritten_numbers("Muons need 27 GeV.", "", &[&a, &b]).is_empty());
+        assert!(unwritten_numbers("No number here.", "", &[]).is_empty());
+        // Numbers the question writes are restated, not asserted.
+        let q = "How large is the Run 3 luminosity uncertainty at 13.6 TeV?";
+        assert_eq!(
+            claimed_numbers("In Run 3 at 13.6 TeV it is 1.4% (2023).", q),
+            vec!["1.4", "2023"]
+        );
+        assert!(unwritten_numbers("The Run 3 uncertainty is 26 GeV.", q, &[&a]).is_empty());
+        assert_eq!(
+            unwritten_numbers("The Run 3 uncertainty is 26 GeV.", "", &[&a]),
+            vec!["3"]
+        );
     }
 }
