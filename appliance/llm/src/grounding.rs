@@ -85,8 +85,10 @@ pub fn relevance_message(engine: &Engine, question: &str, p: &Passage) -> String
     )
 }
 
-/// The user message of the support step: the cited passages, the question and one sentence
-/// of the answer (the question lets the judge see a fact given for the wrong object).
+/// The user message of the support step: the cited passages, each under its document title
+/// and section as the answer step showed them, the question and one sentence of the answer
+/// (the question lets the judge see a fact given for the wrong object; the title, which
+/// analysis the passage belongs to, when the sentence names it as the question does).
 pub fn support_message(
     engine: &Engine,
     question: &str,
@@ -95,6 +97,10 @@ pub fn support_message(
 ) -> String {
     let mut s = String::from("Excerpts from the analysis notes:\n\n");
     for p in cited {
+        let title = title_line(p, engine);
+        if !title.is_empty() {
+            s.push_str(&format!("{}\n", title.trim_start()));
+        }
         s.push_str(&format!("{}\n\n", engine.neutralize(p.text.trim())));
     }
     s.push_str(&format!(
