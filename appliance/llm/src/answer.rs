@@ -476,7 +476,10 @@ fn answer_refusal(
     if checks.min_answer_support.is_some_and(|m| best < m) {
         return Some(Refusal::Unsupported);
     }
-    if focus::asks_for_number(question) && !kept.iter().any(|(_, c)| focus::states_number(&c.claim))
+    if focus::asks_for_number(question)
+        && !kept
+            .iter()
+            .any(|(_, c)| focus::gives_number(question, &c.claim))
     {
         return Some(Refusal::Unanswered);
     }

@@ -149,10 +149,19 @@ const NUMBER_WORDS: &[&str] = &[
 
 /// Whether `text` writes a number (in digits or in words).
 pub fn states_number(text: &str) -> bool {
-    text.chars().any(|c| c.is_ascii_digit())
-        || text
-            .split(|c: char| !c.is_alphabetic())
-            .any(|w| NUMBER_WORDS.contains(&w.to_lowercase().as_str()))
+    text.chars().any(|c| c.is_ascii_digit()) || states_number_word(text)
+}
+
+/// Whether `text` writes a number in words.
+fn states_number_word(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphabetic())
+        .any(|w| NUMBER_WORDS.contains(&w.to_lowercase().as_str()))
+}
+
+/// Whether `claim` gives a number as an answer to `question`: one in words, or in digits that
+/// the question does not write ("Run 3" restated from the question gives none).
+pub fn gives_number(question: &str, claim: &str) -> bool {
+    states_number_word(claim) || !grounding::claimed_numbers(claim, question).is_empty()
 }
 
 /// Phrases of a question that asks for a quantity ("how many", "in percent", "in GeV").
@@ -191,6 +200,94 @@ const UNITS: &[&str] = &[
     "radians", "mrad", "degrees", "sigma", "σ", "tesla", "kg", "bytes", "gb", "tb",
 ];
 
+/// Nouns that name a quantity: "what is the expected significance?" asks for a number.
+/// (Not "uncertainty" or "background": "what is the leading uncertainty?" asks for a name.)
+const QUANTITY_NOUNS: &[&str] = &[
+    "significance",
+    "luminosity",
+    "threshold",
+    "efficiency",
+    "resolution",
+    "lifetime",
+    "acceptance",
+    "cross section",
+    "cross-section",
+    "branching ratio",
+    "branching fraction",
+    "upper limit",
+    "lower limit",
+    "signal strength",
+    "mistag rate",
+    "fake rate",
+    "accept rate",
+    "trigger rate",
+    "event rate",
+];
+
+/// Words after which the noun phrase a "what" question asks about ends.
+const PHRASE_END: &[&str] = &[
+    "of", "on", "for", "in", "at", "does", "do", "did", "is", "are", "was", "were", "has", "have",
+    "had", "with", "from", "to", "by", "after", "before", "that", "which", "used", "they",
+];
+
+/// Verbs that can follow "what" directly ("what motivates the width", "what sets the
+/// threshold"): the question then asks for a reason or a cause, not the quantity.
+const WHAT_VERBS: &[&str] = &[
+    "motivates",
+    "sets",
+    "limits",
+    "determines",
+    "drives",
+    "dominates",
+    "causes",
+    "explains",
+    "defines",
+    "fixes",
+    "makes",
+    "affects",
+    "changes",
+];
+
+/// Whether the thing a "what/which" question asks about is a quantity noun: "what is the
+/// expected significance of …", "what mistag rate does … have".
+fn asks_for_quantity_noun(q: &str) -> bool {
+    // A remark in parentheses ("(the legacy paper)") is not part of the phrase.
+    let q = q.split('(').next().unwrap_or_default();
+    let words: Vec<&str> = q
+        .split(|c: char| c.is_whitespace() || c == '?' || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let Some(first) = words.first() else {
+        return false;
+    };
+    let mut rest = match *first {
+        "what" | "which" | "what's" => &words[1..],
+        _ => return false,
+    };
+    if let Some((w, tail)) = rest.split_first() {
+        if WHAT_VERBS.contains(w) {
+            return false;
+        }
+        if ["is", "was", "are", "were"].contains(w) {
+            rest = tail;
+        }
+    }
+    if let Some((w, tail)) = rest.split_first() {
+        if ["the", "a", "an"].contains(w) {
+            rest = tail;
+        }
+    }
+    let end = rest
+        .iter()
+        .position(|w| PHRASE_END.contains(w))
+        .unwrap_or(rest.len());
+    let phrase = &rest[..end];
+    let last = |n: usize| {
+        phrase.len() >= n && QUANTITY_NOUNS.contains(&phrase[phrase.len() - n..].join(" ").as_str())
+    };
+    last(1) || last(2)
+}
+
 /// Whether `question` asks for a quantity, so that an answer without a number does not answer
 /// it.
 pub fn asks_for_number(question: &str) -> bool {
@@ -200,6 +297,7 @@ pub fn asks_for_number(question: &str) -> bool {
     if QUANTITY
         .iter()
         .any(|p| grounding::occurs(&q, p, word, word))
+        || asks_for_quantity_noun(&q)
     {
         return true;
     }
@@ -247,6 +345,11 @@ mod tests {
             "In units of the SM prediction, how large a rate is still allowed?",
             "After looking at the blinded data, what came out, numerically?",
             "What cut on the displacement do they apply, in cm?",
+            "What is the expected significance of the ttH(bb) measurement?",
+            "What's the single-electron trigger threshold? (the legacy 13 TeV paper)",
+            "What mistag rate for light jets does the b-tag working point have?",
+            "What is the observed upper limit on the kinetic mixing parameter?",
+            "Which integrated luminosity was analysed?",
         ] {
             assert!(asks_for_number(q), "{q}");
         }
@@ -257,6 +360,11 @@ mod tests {
             "What kind of machine learning sorts the events in the main analysis?",
             "Which SM process swamps the final sample?",
             "What is produced in s-channel exchange?",
+            "What motivates the width of the search region?",
+            "What is the leading systematic uncertainty?",
+            "What limits the resolution of the tracker?",
+            "Which b-tagging working point is used?",
+            "What is the luminosity uncertainty dominated by?",
         ] {
             assert!(!asks_for_number(q), "{q}");
         }
@@ -267,5 +375,12 @@ mod tests {
         assert!(states_number("It is 2.5% of the yield."));
         assert!(states_number("Three hidden layers."));
         assert!(!states_number("It is taken from the official measurement."));
+        let q = "How large is the Run 3 luminosity uncertainty?";
+        assert!(gives_number(q, "In Run 3 it is 1.4%."));
+        assert!(gives_number(q, "In Run 3 it is two percent."));
+        assert!(!gives_number(
+            q,
+            "The Run 3 uncertainty is taken from the lumi group."
+        ));
     }
 }
