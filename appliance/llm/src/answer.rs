@@ -424,8 +424,9 @@ fn steps(
 }
 
 /// The passages a sentence is judged against: `first` (indexes into `used`) when they write
-/// every number `claim` asserts (those `question` writes are restated, not asserted), else the most relevant shown passage (`given`, in order) that
-/// does, with its excerpt number; `None` when none does.
+/// every number `claim` asserts (those `question` writes are restated, not asserted), else
+/// the most relevant shown passage (`given`, in order) that does, with its excerpt number;
+/// `None` when none does.
 fn numbers_written_in(
     claim: &str,
     question: &str,
