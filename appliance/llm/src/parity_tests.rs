@@ -504,6 +504,40 @@ fn a_small_model_plans_within_the_rules() {
     assert!(crate::plan::generate(&mut engine, q, &rules, &|| true).is_err());
 }
 
+/// The answer pipeline on `given` with `checks`: a 2048-token context, passages cut at 320
+/// tokens, greedy decoding of at most `max_new_tokens`, never cancelled.
+fn answer_with(
+    e: &mut crate::Engine,
+    q: &str,
+    given: &[crate::Passage],
+    checks: crate::Checks,
+    max_new_tokens: usize,
+) -> crate::answer::Outcome {
+    let budget = crate::Budget {
+        context_tokens: 2048,
+        max_new_tokens,
+        max_passage_tokens: 320,
+    };
+    let params = crate::Params {
+        max_new_tokens,
+        ..Default::default()
+    };
+    crate::answer::answer(
+        e,
+        q,
+        given,
+        budget,
+        &params,
+        checks,
+        None,
+        crate::answer::Hooks {
+            cancelled: &|| false,
+            on_text: &mut |_| true,
+        },
+    )
+    .unwrap()
+}
+
 /// The relevance step's second look: the passages after the first look are judged only when
 /// none of it is relevant, and can then be shown; otherwise they are neither judged nor used.
 #[test]
@@ -539,31 +573,7 @@ fn the_second_look_judges_the_next_passages_only_when_the_first_finds_nothing() 
         min_support: 0.0,
         min_answer_support: None,
     };
-    let budget = crate::Budget {
-        context_tokens: 2048,
-        max_new_tokens: 8,
-        max_passage_tokens: 320,
-    };
-    let params = crate::Params {
-        max_new_tokens: 8,
-        ..Default::default()
-    };
-    let mut run = |given: &[crate::Passage]| {
-        crate::answer::answer(
-            &mut e,
-            q,
-            given,
-            budget,
-            &params,
-            checks,
-            None,
-            crate::answer::Hooks {
-                cancelled: &|| false,
-                on_text: &mut |_| true,
-            },
-        )
-        .unwrap()
-    };
+    let mut run = |given: &[crate::Passage]| answer_with(&mut e, q, given, checks, 8);
     // Nothing relevant at first: the second passage is judged, relevant, and shown.
     let o = run(&[low.clone(), high.clone()]);
     assert_eq!((o.used, o.relevance.len()), (2, 2), "{o:?}");
@@ -639,15 +649,6 @@ fn the_answer_step_reads_the_window_when_asked() {
     };
     let mut e = cpu_engine(&path, false);
     let (q, trigger, note) = three_paragraphs();
-    let budget = crate::Budget {
-        context_tokens: 2048,
-        max_new_tokens: 4,
-        max_passage_tokens: 320,
-    };
-    let params = crate::Params {
-        max_new_tokens: 4,
-        ..Default::default()
-    };
     let mut run = |text: &str, answer_paragraphs: usize| {
         let checks = crate::Checks {
             relevance: false,
@@ -659,20 +660,13 @@ fn the_answer_step_reads_the_window_when_asked() {
             min_support: 0.0,
             min_answer_support: None,
         };
-        crate::answer::answer(
+        answer_with(
             &mut e,
             q,
             &[passage("c", Some("Selection"), text)],
-            budget,
-            &params,
             checks,
-            None,
-            crate::answer::Hooks {
-                cancelled: &|| false,
-                on_text: &mut |_| true,
-            },
+            4,
         )
-        .unwrap()
         .prompt_sha256
     };
     let window = run(&note, 1);
