@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use mitra_llm::grounding::{claimed_numbers, has_number, normalize};
+use mitra_llm::grounding::{has_number, normalize, unwritten_numbers};
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
@@ -162,32 +162,22 @@ impl Answerer for LlmAnswerer<'_> {
         };
         let (row, passages) =
             tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(run))?;
-        let text_of = |id: &str| {
-            passages
-                .iter()
-                .find(|p| p.chunk_id == id)
-                .map_or("", |p| p.text.as_str())
-        };
-        // Shown sentences with a number none of their cited passages writes.
+        // Shown sentences with a number none of their cited passages writes (numbers the
+        // question writes are restated, not asserted: the support step's own check).
         let mut shown = 0;
         let mut bad_numbers = 0;
         if !row.abstained {
             for sent in row.sentences.iter().filter(|s| s.kept) {
                 shown += 1;
-                let cited: String = sent
+                let cited: Vec<&mitra_llm::Passage> = sent
                     .cites
                     .iter()
-                    .map(|id| normalize(text_of(id)))
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                    .filter_map(|id| passages.iter().find(|p| &p.chunk_id == id))
+                    .collect();
                 let claim = mitra_llm::grounding::sentences(&sent.text)
                     .first()
                     .map_or(sent.text.clone(), |s| s.claim.clone());
-                // Numbers the question writes are restated, not asserted (as the support step).
-                if claimed_numbers(&claim, &question.text)
-                    .iter()
-                    .any(|n| !has_number(&cited, n))
-                {
+                if !unwritten_numbers(&claim, &question.text, &cited).is_empty() {
                     bad_numbers += 1;
                 }
             }
