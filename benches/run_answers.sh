@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # Answer quality on the development question set (benches/answers/gen_questions.py) over the
-# generated two-tier corpus: `mitra eval --answerer llm`, each question scoped to its analysis,
+# generated two-tier corpus, or (`--set realistic`) on the hand-written notes and questions of
+# benches/answers/realistic: `mitra eval --answerer llm`, each question scoped to its analysis,
 # with per-question traces. Writes the report lines and the traces under $OUT (default
 # ./answers-run).
-#   bash benches/run_answers.sh [--split tune|measure] [--limit N] [extra `mitra eval` flags]
+#   bash benches/run_answers.sh [--set generated|realistic] [--split tune|measure|dev|hold]
+#       [--limit N] [extra `mitra eval` flags]
 # The model is llm.model (MITRA_LLM_MODEL; default qwen2.5-coder-1.5b-instruct-q4_k_m).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}"
 export MITRA_EMBEDDING_MODELS_DIR="${MITRA_EMBEDDING_MODELS_DIR:-$HOME/.cache/mitra-models}"
 OUT="${OUT:-./answers-run}"
-split="" limit=""
+split="" limit="" set="generated"
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --set) set="$2"; shift 2 ;;
     --split) split="$2"; shift 2 ;;
     --limit) limit="$2"; shift 2 ;;
     *) extra+=("$1"); shift ;;
@@ -24,13 +27,40 @@ M="$CARGO_TARGET_DIR/debug/mitra"
 mkdir -p "$OUT"
 corpus="$OUT/two_tier"
 data="$OUT/data"
-if [ ! -d "$data" ]; then
-  python3 benches/two_tier/gen_corpus.py --out "$corpus" >/dev/null
-  MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" analyses import "$corpus/analyses.jsonl"
-  MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" ingest --beir "$corpus" --no-progress
-fi
-python3 benches/answers/gen_questions.py --out "$OUT/questions.jsonl" >/dev/null
-q="$OUT/questions.jsonl"
+real=benches/answers/realistic
+case "$set" in
+  generated)
+    if [ ! -d "$data" ]; then
+      python3 benches/two_tier/gen_corpus.py --out "$corpus" >/dev/null
+      MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" analyses import "$corpus/analyses.jsonl"
+      MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" ingest --beir "$corpus" --no-progress
+    fi
+    python3 benches/answers/gen_questions.py --out "$OUT/questions.jsonl" >/dev/null
+    q="$OUT/questions.jsonl"
+    ;;
+  realistic)
+    if [ ! -d "$data" ]; then
+      MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" analyses import "$real/analyses.jsonl"
+      # Each note with its analysis (the one its questions name as gold).
+      python3 - "$real/questions.jsonl" <<'PY' |
+import json, sys
+notes = {}
+for line in open(sys.argv[1], encoding="utf-8"):
+    q = json.loads(line)
+    for d in q["gold_docs"]:
+        notes[d] = q["analysis_id"]
+for note, analysis in sorted(notes.items()):
+    print(note, analysis)
+PY
+      while read -r note analysis; do
+        MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" ingest --analysis-id "$analysis" \
+          --no-progress "$real/notes/$note"
+      done
+    fi
+    q="$real/questions.jsonl"
+    ;;
+  *) echo "--set is generated or realistic, not $set" >&2; exit 2 ;;
+esac
 if [ -n "$limit" ]; then
   # The first N questions of the split (answerable and unanswerable alike, in file order).
   python3 - "$q" "$split" "$limit" > "$OUT/questions.limited.jsonl" <<'PY'

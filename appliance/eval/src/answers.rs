@@ -273,12 +273,15 @@ pub fn read_questions(path: &Path) -> Result<Vec<Question>, EvalError> {
         .collect()
 }
 
-/// Fraction of key points whose terms all occur in the answer.
+/// Fraction of key points whose terms all occur in the answer (an approximation sign before a
+/// value, "~65%", is not part of it).
 pub fn coverage(analyzer: &PhysicsAnalyzer, answer: &str, key_points: &[String]) -> f64 {
     if key_points.is_empty() {
         return 0.0;
     }
-    let answer = normalize(answer);
+    // "~65%" and "≈ 65%" state 65%: the approximation sign is not part of the value.
+    let plain = |s: &str| normalize(s).replace(['~', '≈', '∼'], " ");
+    let answer = plain(answer);
     let have: HashSet<String> = analyzer
         .terms(&answer)
         .into_iter()
@@ -287,7 +290,7 @@ pub fn coverage(analyzer: &PhysicsAnalyzer, answer: &str, key_points: &[String])
     let covered = key_points
         .iter()
         .filter(|kp| {
-            let kp = normalize(kp);
+            let kp = plain(kp);
             let short_number = kp.len() <= 4 && kp.chars().all(|c| c.is_ascii_digit() || c == '.');
             if short_number {
                 return has_number(&answer, &kp);
@@ -397,4 +400,24 @@ pub fn evaluate(
     r.support_rate = frac(kept, written);
     r.shown_unsupported_numbers = frac(bad_numbers, shown);
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mitra_store::analyzer::AnalyzerOptions;
+
+    #[test]
+    fn an_approximate_value_covers_its_key_point() {
+        let a = PhysicsAnalyzer::new(AnalyzerOptions {
+            stemming: true,
+            stopwords: true,
+        });
+        let kp = |k: &str| vec![k.to_string()];
+        assert_eq!(coverage(&a, "Z(νν) is ~65% of the SR background.", &kp("65%")), 1.0);
+        assert_eq!(coverage(&a, "It is ≈ 65 % of it.", &kp("65 %")), 1.0);
+        assert_eq!(coverage(&a, "It is 65% of it.", &kp("65%")), 1.0);
+        assert_eq!(coverage(&a, "It is ~56% of it.", &kp("65%")), 0.0);
+        assert_eq!(coverage(&a, "It is 0.65 of it.", &kp("65")), 0.0);
+    }
 }
