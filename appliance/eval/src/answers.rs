@@ -414,7 +414,10 @@ mod tests {
             stopwords: true,
         });
         let kp = |k: &str| vec![k.to_string()];
-        assert_eq!(coverage(&a, "Z(νν) is ~65% of the SR background.", &kp("65%")), 1.0);
+        assert_eq!(
+            coverage(&a, "Z(νν) is ~65% of the SR background.", &kp("65%")),
+            1.0
+        );
         assert_eq!(coverage(&a, "It is ≈ 65 % of it.", &kp("65 %")), 1.0);
         assert_eq!(coverage(&a, "It is 65% of it.", &kp("65%")), 1.0);
         assert_eq!(coverage(&a, "It is ~56% of it.", &kp("65%")), 0.0);

@@ -109,7 +109,7 @@ pub fn read_file(path: &Path) -> Result<Vec<Analysis>, AnalysesError> {
             return Err(invalid(n, format!("group {g:?} is not valid")));
         }
         if status.restricted() && l.groups.is_empty() {
-            tracing::warn!(analysis = %l.analysis_id, "a {status} analysis without groups is readable by no user (only the operator)");
+            tracing::warn!(analysis = %l.analysis_id, %status, "an analysis of this status without groups is readable by no user (only the operator)");
         }
         if out.len() == MAX_ANALYSES {
             return Err(invalid(n, format!("more than {MAX_ANALYSES} analyses")));
