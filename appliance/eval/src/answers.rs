@@ -279,7 +279,6 @@ pub fn coverage(analyzer: &PhysicsAnalyzer, answer: &str, key_points: &[String])
     if key_points.is_empty() {
         return 0.0;
     }
-    // "~65%" and "≈ 65%" state 65%: the approximation sign is not part of the value.
     let plain = |s: &str| normalize(s).replace(['~', '≈', '∼'], " ");
     let answer = plain(answer);
     let have: HashSet<String> = analyzer
