@@ -8,6 +8,10 @@ use mitra::{table_fmt, AppError};
 pub struct SqlArgs {
     /// The statement.
     pub query: String,
+    /// Unaligned output, as `psql -A`: values in full (not cut at 80 characters), separated
+    /// by `|`.
+    #[arg(short = 'A', long)]
+    pub unaligned: bool,
 }
 
 /// Runs `mitra sql`.
@@ -15,6 +19,10 @@ pub async fn run(cfg: Config, args: SqlArgs) -> Result<(), AppError> {
     super::init_logs("warn");
     let ctx = super::session(&cfg).await?;
     let batches = ctx.sql(&args.query).await?.collect().await?;
-    print!("{}", table_fmt::render(&batches));
+    if args.unaligned {
+        print!("{}", table_fmt::render_unaligned(&batches));
+    } else {
+        print!("{}", table_fmt::render(&batches));
+    }
     Ok(())
 }
