@@ -313,7 +313,7 @@ async fn generate(
                 " (no sentence of the answer is supported by the passages it cites)"
             }
             mitra_sql::llm::Abstention::Unanswered => {
-                " (the answer only restated the question, or gave no number for the quantity asked)"
+                " (the answer only restated the question, or gave no number of the kind asked)"
             }
             _ => "",
         };

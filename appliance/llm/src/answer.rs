@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 use crate::engine::{Engine, Params, Stats};
 use crate::focus;
 use crate::grounding::{self, Budget, Passage};
+use crate::kinds;
 use crate::locate;
 use crate::LlmError;
 
@@ -53,7 +54,8 @@ pub enum Refusal {
     /// `min_answer_support`).
     Unsupported,
     /// The answer does not answer: its sentences only restate the question, or the question
-    /// asks for a quantity and no kept sentence gives a number.
+    /// asks for a quantity and no kept sentence gives a number, or none of the kind asked (a
+    /// luminosity for a rate).
     Unanswered,
 }
 
@@ -449,7 +451,8 @@ fn numbers_written_in(
 
 /// Why the judged sentences make no answer, if they do not: none kept and cited (all of them
 /// restating the question: unanswered; else unsupported), none supported at
-/// `min_answer_support`, or a quantity asked and no number given.
+/// `min_answer_support`, or a quantity asked and no number given, or none of the kind asked
+/// ([`kinds::other_kind`]).
 fn answer_refusal(
     question: &str,
     sentences: &[Judged],
@@ -482,6 +485,10 @@ fn answer_refusal(
             .iter()
             .any(|(_, c)| focus::gives_number(question, &c.claim))
     {
+        return Some(Refusal::Unanswered);
+    }
+    let claims: Vec<&str> = kept.iter().map(|(_, c)| c.claim.as_str()).collect();
+    if kinds::other_kind(question, &claims) {
         return Some(Refusal::Unanswered);
     }
     None

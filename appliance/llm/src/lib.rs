@@ -9,6 +9,7 @@ mod error;
 pub mod focus;
 pub mod gguf;
 pub mod grounding;
+pub mod kinds;
 pub mod locate;
 pub mod model;
 pub mod plan;

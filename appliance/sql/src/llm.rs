@@ -354,7 +354,8 @@ pub enum Abstention {
     /// No cited sentence of the answer is supported by the passages it cites (or none well
     /// enough: `llm.min_answer_support`).
     Unsupported,
-    /// The answer only restates the question, or gives no number for a quantity asked.
+    /// The answer only restates the question, or gives no number (of the kind asked) for a
+    /// quantity asked.
     Unanswered,
 }
 
