@@ -159,23 +159,9 @@ pub fn gives_number(question: &str, claim: &str) -> bool {
     states_number_word(claim) || !grounding::claimed_numbers(claim, question).is_empty()
 }
 
-/// Phrases of a question that asks for a quantity ("how many", "in percent", "in GeV").
+/// Phrases of a question that asks for a quantity ("what share", "in percent"; "how" and a
+/// degree word are read apart, [`NOT_DEGREE`]).
 const QUANTITY: &[&str] = &[
-    "how many",
-    "how much",
-    "how large",
-    "how big",
-    "how high",
-    "how low",
-    "how far",
-    "how tight",
-    "how wide",
-    "how long",
-    "how strong",
-    "how heavy",
-    "how often",
-    "how precise",
-    "how dominant",
     "by how",
     "what percentage",
     "what fraction",
@@ -284,7 +270,8 @@ fn asks_for_quantity_noun(q: &str) -> bool {
 }
 
 /// Whether `question` asks for a quantity, so that an answer without a number does not answer
-/// it.
+/// it: a phrase of [`QUANTITY`], a quantity noun, "in" and a unit, or "how" and a word that
+/// asks for a degree ("how many", "how soft").
 pub fn asks_for_number(question: &str) -> bool {
     let q = question.to_lowercase();
     let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -300,10 +287,18 @@ pub fn asks_for_number(question: &str) -> bool {
         .split(|c: char| !(c.is_alphanumeric() || c == 'µ' || c == 'σ'))
         .filter(|w| !w.is_empty())
         .collect();
-    words
-        .windows(2)
-        .any(|w| w[0] == "in" && UNITS.contains(&w[1]))
+    words.windows(2).any(|w| {
+        (w[0] == "in" && UNITS.contains(&w[1])) || (w[0] == "how" && !NOT_DEGREE.contains(&w[1]))
+    })
 }
+
+/// Words after "how" that do not make it ask for a degree ("how do they…", "how come", "how it
+/// works"): after any other word ("how soft", "how lossy", "how finely") it asks how much.
+const NOT_DEGREE: &[&str] = &[
+    "do", "does", "did", "is", "are", "was", "were", "can", "could", "would", "should", "will",
+    "has", "have", "had", "come", "to", "it", "that", "this", "these", "those", "they", "the", "a",
+    "an", "we", "you", "he", "she", "one", "its", "their", "about", "so", "else", "exactly",
+];
 
 #[cfg(test)]
 mod tests {
@@ -345,6 +340,9 @@ mod tests {
             "What mistag rate for light jets does the b-tag working point have?",
             "What is the observed upper limit on the kinetic mixing parameter?",
             "Which integrated luminosity was analysed?",
+            "How soft is the second muon allowed to be?",
+            "How lossy is the HLT step for selected candidates?",
+            "How finely spaced are the generated mass points?",
         ] {
             assert!(asks_for_number(q), "{q}");
         }
@@ -360,6 +358,10 @@ mod tests {
             "What limits the resolution of the tracker?",
             "Which b-tagging working point is used?",
             "What is the luminosity uncertainty dominated by?",
+            "How do they predict events where a jet mimics the hadronic tau?",
+            "How come the control samples can be collected with this trigger?",
+            "Explain how it is calibrated.",
+            "How is the muon momentum scale corrected?",
         ] {
             assert!(!asks_for_number(q), "{q}");
         }

@@ -109,6 +109,15 @@ const ASKS: &[(&[&str], &[Kind])] = &[
     ),
     (&["significance"], &[Kind::Significance, Kind::Plain]),
     (
+        &[
+            "branching ratio",
+            "branching-ratio",
+            "branching fraction",
+            "signal strength",
+        ],
+        &[Kind::Plain, Kind::Percent],
+    ),
+    (
         &["what share", "what fraction", "what percentage", "percent"],
         &[Kind::Percent, Kind::Plain],
     ),
@@ -126,7 +135,7 @@ pub fn asked(question: &str) -> Option<&'static [Kind]> {
 
 /// The kinds of the numbers `claim` asserts (those `question` does not write), in order: each
 /// read off the unit after it, [`Kind::Plain`] without one. Digits inside a word (a trigger
-/// name, "fb-1") are no number.
+/// name, "fb-1") or before a hyphen and a word ("2-jet") are no number.
 pub fn given(question: &str, claim: &str) -> Vec<Kind> {
     let question = grounding::normalize(question);
     let text = grounding::normalize(claim).to_lowercase();
@@ -153,7 +162,12 @@ pub fn given(question: &str, claim: &str) -> Vec<Kind> {
                     .next()
                     .is_some_and(|c| c.is_alphanumeric() && !u.ends_with('%'))
         });
-        if !grounding::has_number(&question, number) {
+        // "2-jet", "3-prong": a label, not a number given.
+        let label = after
+            .strip_prefix('-')
+            .and_then(|a| a.chars().next())
+            .is_some_and(char::is_alphabetic);
+        if !label && !grounding::has_number(&question, number) {
             out.push(unit.map_or(Kind::Plain, |&(_, k)| k));
         }
         let skip = unit.map_or(len, |(u, _)| len + (after.len() - spaced.len()) + u.len());
@@ -202,9 +216,9 @@ mod tests {
                 Kind::Plain,
             ]
         );
-        // "mm" is no unit of "mmed", "ev" none of "events".
+        // "mm" is no unit of "mmed", "ev" none of "events"; "0-jet" is a label.
         assert_eq!(
-            given("Q?", "mmed < 2 mmed, 7 events"),
+            given("Q?", "mmed < 2 mmed, 7 events in the 0-jet and 1-jet bins"),
             [Kind::Plain, Kind::Plain]
         );
         // Numbers the question writes are restated, not given.
@@ -222,6 +236,15 @@ mod tests {
         let events = "How many events are predicted in the SR above 1 TeV recoil?";
         assert!(other_kind(events, &["The prediction is 75% above 1 TeV."]));
         assert!(!other_kind(events, &["1200 events are predicted."]));
+        let br = "What branching-ratio bound did the data set for the flavour-violating decay?";
+        assert!(other_kind(
+            br,
+            &[
+                "It used 138 fb⁻¹ at 13 TeV.",
+                "Events are split into 0-jet and 1-jet."
+            ]
+        ));
+        assert!(!other_kind(br, &["B < 0.15% at 95% CL."]));
         let soft = "How soft is the second muon allowed to be?";
         assert!(other_kind(soft, &["Its relative isolation is below 0.15."]));
         // One number of the asked kind in any sentence answers.
