@@ -273,13 +273,59 @@ pub fn read_questions(path: &Path) -> Result<Vec<Question>, EvalError> {
         .collect()
 }
 
+/// Units spelled out, with the symbol they are read as ("2.5 radians" covers "2.5 rad").
+const UNIT_SPELLINGS: &[(&str, &str)] = &[
+    ("radians", "rad"),
+    ("radian", "rad"),
+    ("inverse femtobarns", "fb-1"),
+    ("inverse femtobarn", "fb-1"),
+    ("inverse picobarns", "pb-1"),
+    ("inverse picobarn", "pb-1"),
+    ("standard deviations", "σ"),
+    ("sigma", "σ"),
+    ("percent", "%"),
+];
+
+/// `s` (lower case) with each unit of [`UNIT_SPELLINGS`], a whole word, written as its symbol.
+fn unit_symbols(s: &str) -> String {
+    let mut s = s.to_string();
+    for (long, short) in UNIT_SPELLINGS {
+        let mut out = String::with_capacity(s.len());
+        let mut at = 0;
+        for (i, _) in s.match_indices(long) {
+            let before = s[..i].chars().next_back();
+            let after = s[i + long.len()..].chars().next();
+            if i >= at
+                && !before.is_some_and(char::is_alphanumeric)
+                && !after.is_some_and(char::is_alphanumeric)
+            {
+                let kept = &s[at..i];
+                // A symbol is written against its number ("3.1σ", "65%").
+                let attached = matches!(*short, "σ" | "%")
+                    && kept.ends_with(' ')
+                    && kept[..kept.len() - 1].ends_with(|c: char| c.is_ascii_digit());
+                out.push_str(if attached {
+                    &kept[..kept.len() - 1]
+                } else {
+                    kept
+                });
+                out.push_str(short);
+                at = i + long.len();
+            }
+        }
+        out.push_str(&s[at..]);
+        s = out;
+    }
+    s
+}
+
 /// Fraction of key points whose terms all occur in the answer (an approximation sign before a
-/// value, "~65%", is not part of it).
+/// value, "~65%", is not part of it; a unit spelled out, "radians", reads as its symbol).
 pub fn coverage(analyzer: &PhysicsAnalyzer, answer: &str, key_points: &[String]) -> f64 {
     if key_points.is_empty() {
         return 0.0;
     }
-    let plain = |s: &str| normalize(s).replace(['~', '≈', '∼'], " ");
+    let plain = |s: &str| unit_symbols(&normalize(s).to_lowercase()).replace(['~', '≈', '∼'], " ");
     let answer = plain(answer);
     let have: HashSet<String> = analyzer
         .terms(&answer)
@@ -421,5 +467,25 @@ mod tests {
         assert_eq!(coverage(&a, "It is 65% of it.", &kp("65%")), 1.0);
         assert_eq!(coverage(&a, "It is ~56% of it.", &kp("65%")), 0.0);
         assert_eq!(coverage(&a, "It is 0.65 of it.", &kp("65")), 0.0);
+    }
+
+    #[test]
+    fn a_unit_spelled_out_covers_its_symbol() {
+        let a = PhysicsAnalyzer::new(AnalyzerOptions {
+            stemming: true,
+            stopwords: true,
+        });
+        let kp = |k: &str| vec![k.to_string()];
+        let apart = "They must be 2.5 Radians apart.";
+        assert_eq!(coverage(&a, apart, &kp("2.5 rad")), 1.0);
+        assert_eq!(coverage(&a, "It is 2.5 rad.", &kp("2.5 radians")), 1.0);
+        assert_eq!(coverage(&a, "138 inverse femtobarns", &kp("138 fb⁻¹")), 1.0);
+        assert_eq!(coverage(&a, "3.1 standard deviations", &kp("3.1σ")), 1.0);
+        // Whole words only, and the value still decides.
+        assert_eq!(unit_symbols("the radiant sigmas"), "the radiant sigmas");
+        assert_eq!(
+            coverage(&a, "They must be 2.4 radians apart.", &kp("2.5 rad")),
+            0.0
+        );
     }
 }
