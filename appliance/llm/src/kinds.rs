@@ -97,7 +97,13 @@ const ASKS: &[(&[&str], &[Kind])] = &[
         &[Kind::Plain, Kind::Percent],
     ),
     (
-        &["output rate", "how often", "how frequent", "rate"],
+        &[
+            "output rate",
+            "how often",
+            "how frequent",
+            "rate",
+            "per second",
+        ],
         &[Kind::Rate, Kind::Percent, Kind::Plain],
     ),
     (
@@ -323,6 +329,10 @@ mod tests {
                 "3.1σ.",
             ),
             ("What fraction of 2016 data was affected?", "19.5 fb⁻¹."),
+            (
+                "How many events does L1 accept per second?",
+                "About 100 kHz.",
+            ),
         ] {
             assert!(!other_kind(q, &[a]), "{q} {a}");
         }
