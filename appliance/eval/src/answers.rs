@@ -452,13 +452,22 @@ mod tests {
     use super::*;
     use mitra_store::analyzer::AnalyzerOptions;
 
-    #[test]
-    fn an_approximate_value_covers_its_key_point() {
-        let a = PhysicsAnalyzer::new(AnalyzerOptions {
+    /// A stemming analyzer that drops stop words.
+    fn analyzer() -> PhysicsAnalyzer {
+        PhysicsAnalyzer::new(AnalyzerOptions {
             stemming: true,
             stopwords: true,
-        });
-        let kp = |k: &str| vec![k.to_string()];
+        })
+    }
+
+    /// One key point.
+    fn kp(k: &str) -> Vec<String> {
+        vec![k.to_string()]
+    }
+
+    #[test]
+    fn an_approximate_value_covers_its_key_point() {
+        let a = analyzer();
         assert_eq!(
             coverage(&a, "Z(νν) is ~65% of the SR background.", &kp("65%")),
             1.0
@@ -471,11 +480,7 @@ mod tests {
 
     #[test]
     fn a_unit_spelled_out_covers_its_symbol() {
-        let a = PhysicsAnalyzer::new(AnalyzerOptions {
-            stemming: true,
-            stopwords: true,
-        });
-        let kp = |k: &str| vec![k.to_string()];
+        let a = analyzer();
         let apart = "They must be 2.5 Radians apart.";
         assert_eq!(coverage(&a, apart, &kp("2.5 rad")), 1.0);
         assert_eq!(coverage(&a, "It is 2.5 rad.", &kp("2.5 radians")), 1.0);
