@@ -299,17 +299,26 @@ fn asks_for_quantity_noun(q: &str) -> bool {
     last(1) || last(2)
 }
 
+/// `question` as the phrase lists read it: lower case, each run of white space one space.
+pub(crate) fn phrase_text(question: &str) -> String {
+    question
+        .to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether `phrase` occurs in `q` ([`phrase_text`]) as whole words.
+pub(crate) fn has_phrase(q: &str, phrase: &str) -> bool {
+    let word = char::is_alphanumeric;
+    grounding::occurs(q, phrase, word, word)
+}
+
 /// Whether `question` asks for a quantity, so that an answer without a number does not answer
 /// it.
 pub fn asks_for_number(question: &str) -> bool {
-    let q = question.to_lowercase();
-    let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
-    let word = char::is_alphanumeric;
-    if QUANTITY
-        .iter()
-        .any(|p| grounding::occurs(&q, p, word, word))
-        || asks_for_quantity_noun(&q)
-    {
+    let q = phrase_text(question);
+    if QUANTITY.iter().any(|p| has_phrase(&q, p)) || asks_for_quantity_noun(&q) {
         return true;
     }
     let words: Vec<&str> = q

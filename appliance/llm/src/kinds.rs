@@ -1,7 +1,7 @@
 //! The kind of quantity a question asks for (an energy, a luminosity, a count…) and the kinds
 //! of the numbers an answer gives, read off their units (English questions).
 
-use crate::grounding;
+use crate::{focus, grounding};
 
 /// What a number measures, as its unit says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,10 +156,8 @@ const DEPENDS: &[&str] = &[
 
 /// The kinds of quantity `question` asks for, when phrases of it fix them.
 pub fn asked(question: &str) -> Option<Vec<Kind>> {
-    let q = question.to_lowercase();
-    let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
-    let word = char::is_alphanumeric;
-    let has = |p: &&str| grounding::occurs(&q, p, word, word);
+    let q = focus::phrase_text(question);
+    let has = |p: &&str| focus::has_phrase(&q, p);
     let words: Vec<&str> = q.split(|c: char| !c.is_alphanumeric()).collect();
     if words.iter().any(|w| DEPENDS.contains(w)) {
         return None;
