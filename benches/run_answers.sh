@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Answer quality on the development question set (benches/answers/gen_questions.py) over the
-# generated two-tier corpus, or (`--set realistic`) on the hand-written notes and questions of
-# benches/answers/realistic: `mitra eval --answerer llm`, each question scoped to its analysis,
-# with per-question traces. Writes the report lines and the traces under $OUT (default
-# ./answers-run).
-#   bash benches/run_answers.sh [--set generated|realistic] [--split tune|measure|dev|hold]
-#       [--limit N] [extra `mitra eval` flags]
+# generated two-tier corpus, or (`--set realistic`, `--set realistic2`) on the hand-written
+# notes and questions of benches/answers/realistic or realistic2: `mitra eval --answerer llm`,
+# each question scoped to its analysis, with per-question traces. Writes the report lines and
+# the traces under $OUT (default ./answers-run).
+#   bash benches/run_answers.sh [--set generated|realistic|realistic2]
+#       [--split tune|measure|dev|hold] [--limit N] [extra `mitra eval` flags]
 # The model is llm.model (MITRA_LLM_MODEL; default qwen2.5-coder-1.5b-instruct-q4_k_m).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +27,7 @@ M="$CARGO_TARGET_DIR/debug/mitra"
 mkdir -p "$OUT"
 corpus="$OUT/two_tier"
 data="$OUT/data"
-real=benches/answers/realistic
+case "$set" in realistic*) real="benches/answers/$set" ;; esac
 case "$set" in
   generated)
     if [ ! -d "$data" ]; then
@@ -38,17 +38,24 @@ case "$set" in
     python3 benches/answers/gen_questions.py --out "$OUT/questions.jsonl" >/dev/null
     q="$OUT/questions.jsonl"
     ;;
-  realistic)
+  realistic | realistic2)
     if [ ! -d "$data" ]; then
       MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" analyses import "$real/analyses.jsonl"
-      # Each note with its analysis (the one its questions name as gold).
-      python3 - "$real/questions.jsonl" <<'PY' |
-import json, sys
+      # Each note with its analysis: as notes.jsonl lists them, else the one its questions
+      # name as gold.
+      python3 - "$real" <<'PY' |
+import json, os, sys
 notes = {}
-for line in open(sys.argv[1], encoding="utf-8"):
-    q = json.loads(line)
-    for d in q["gold_docs"]:
-        notes[d] = q["analysis_id"]
+listed = os.path.join(sys.argv[1], "notes.jsonl")
+if os.path.exists(listed):
+    for line in open(listed, encoding="utf-8"):
+        n = json.loads(line)
+        notes[n["doc"]] = n["analysis_id"]
+else:
+    for line in open(os.path.join(sys.argv[1], "questions.jsonl"), encoding="utf-8"):
+        q = json.loads(line)
+        for d in q["gold_docs"]:
+            notes[d] = q["analysis_id"]
 for note, analysis in sorted(notes.items()):
     print(note, analysis)
 PY
@@ -59,7 +66,7 @@ PY
     fi
     q="$real/questions.jsonl"
     ;;
-  *) echo "--set is generated or realistic, not $set" >&2; exit 2 ;;
+  *) echo "--set is generated, realistic or realistic2, not $set" >&2; exit 2 ;;
 esac
 if [ -n "$limit" ]; then
   # The first N questions of the split (answerable and unanswerable alike, in file order).
