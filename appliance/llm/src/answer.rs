@@ -11,6 +11,7 @@ use crate::focus;
 use crate::grounding::{self, Budget, Passage};
 use crate::kinds;
 use crate::locate;
+use crate::qualifiers;
 use crate::LlmError;
 
 /// Which checks run, and their thresholds (log-odds of "Yes" over "No").
@@ -379,7 +380,8 @@ fn steps(
     //    sentence citing nothing is judged against the shown passage sharing most words with
     //    it, and cites that passage when it is supported there. A sentence with a number its
     //    cited passages do not write is judged against the most relevant shown passage that
-    //    writes all its numbers, and is removed without a judgment when none does.
+    //    writes all its numbers, and is removed without a judgment when none does, or when
+    //    the passages write its numbers only beside another qualifier than the question's.
     let t = Instant::now();
     for (s, claim) in out.sentences.iter_mut().zip(&split) {
         // A sentence stating nothing the question does not is no answer, and needs no judge.
@@ -404,6 +406,12 @@ fn steps(
         };
         s.attributed |= recited.is_some();
         let cited: Vec<&Passage> = against.iter().map(|&i| &used[i]).collect();
+        // A value the passages write only beside another qualifier than the question's (the
+        // observed limit for the expected one): not shown, without a judge.
+        if qualifiers::other_qualifier(question, &claim.claim, &cited) {
+            s.kept = false;
+            continue;
+        }
         let ids = grounding::render(
             engine,
             grounding::JUDGE,

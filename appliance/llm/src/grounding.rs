@@ -226,7 +226,7 @@ pub struct Budget {
 
 /// Byte offsets just after each sentence end of `text` (`.`, `?`, `!` or a line break followed
 /// by white space, not after a decimal point or a common abbreviation).
-fn sentence_ends(text: &str) -> Vec<usize> {
+pub(crate) fn sentence_ends(text: &str) -> Vec<usize> {
     const ABBREV: [&str; 14] = [
         "e.g.", "i.e.", "etc.", "vs.", "approx.", "Fig.", "Figs.", "Eq.", "Eqs.", "Ref.", "Refs.",
         "Sec.", "cf.", "al.",

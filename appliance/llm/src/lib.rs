@@ -13,6 +13,7 @@ pub mod kinds;
 pub mod locate;
 pub mod model;
 pub mod plan;
+pub mod qualifiers;
 pub mod template;
 pub mod tokenizer;
 pub mod worker;

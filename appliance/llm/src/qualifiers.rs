@@ -1,0 +1,232 @@
+//! Qualifiers that tell a fact from its neighbour (expected or observed, electron or muon,
+//! signal or control region): a value the cited passages write only beside another qualifier
+//! than the question names does not answer it (English notes and questions).
+
+use crate::{focus, grounding};
+
+/// Groups of mutually exclusive qualifiers; each member lists its spellings (lower case, whole
+/// words). A member's spellings include the words notes use for it in other terms ("predicted"
+/// for expected, "measured" for observed), so that a value stated in those terms is not taken
+/// for the other member's. Only qualifiers that notes state beside the value they qualify are
+/// listed: years and data/simulation are not, as notes often leave the default implicit
+/// ("26 GeV, 24 GeV in 2016").
+const GROUPS: &[&[&[&str]]] = &[
+    &[
+        &[
+            "expected",
+            "expect",
+            "expects",
+            "a priori",
+            "a-priori",
+            "predicted",
+            "prediction",
+            "sensitivity",
+        ],
+        &["observed", "observe", "observes", "measured", "fitted"],
+    ],
+    &[&["majorana"], &["dirac"]],
+    &[
+        &["electron", "electrons", "dielectron", "ee", "e+e-"],
+        &["muon", "muons", "dimuon", "μ", "μμ", "mu"],
+    ],
+    &[&["leading"], &["subleading", "sub-leading", "trailing"]],
+    &[&["barrel"], &["endcap", "endcaps", "end-cap", "end-caps"]],
+    &[
+        &["signal region", "signal regions"],
+        &[
+            "control region",
+            "control regions",
+            "sideband",
+            "sidebands",
+            "side-band",
+            "side-bands",
+        ],
+        &["validation region", "validation regions"],
+    ],
+];
+
+/// Whether `text` ([`focus::phrase_text`]) names a member with these spellings.
+fn names(text: &str, member: &[&str]) -> bool {
+    member.iter().any(|p| focus::has_phrase(text, p))
+}
+
+/// The segments of `text` (sentences, list items, table rows: [`grounding::sentence_ends`]),
+/// normalised ([`grounding::normalize`], [`focus::phrase_text`]).
+fn segments(text: &str) -> Vec<String> {
+    let text = grounding::normalize(text);
+    let mut out = Vec::new();
+    let mut from = 0;
+    for end in grounding::sentence_ends(&text)
+        .into_iter()
+        .chain([text.len()])
+    {
+        let s = focus::phrase_text(&text[from..end]);
+        if !s.is_empty() {
+            out.push(s);
+        }
+        from = end;
+    }
+    out
+}
+
+/// Whether `claim`, an answer sentence to `question`, gives a value that `cited` writes only
+/// beside another qualifier than the one the question names: every segment of the cited
+/// passages that writes all the numbers the claim asserts ([`grounding::claimed_numbers`])
+/// names another member of a group the question names exactly one member of, and not that
+/// one (numbers inside names, as in HLT_IsoMu24, are not taken for values) ("the observed CLs upper limit is 1.6 × 10⁻¹⁰" for "what is the expected upper
+/// limit?"). `claim` is without its citation marks. A claim asserting no number, or whose numbers no one segment writes, is not
+/// judged here.
+pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
+    // Numbers inside names (the 24 of HLT_IsoMu24) are not values.
+    let written = grounding::normalize(claim);
+    let asserted: Vec<String> = grounding::claimed_numbers(claim, question)
+        .into_iter()
+        .filter(|n| {
+            grounding::occurs(
+                &written,
+                n,
+                |c| c.is_alphanumeric() || c == '_' || c == '.',
+                |c| c.is_ascii_digit(),
+            )
+        })
+        .collect();
+    if asserted.is_empty() {
+        return false;
+    }
+    let writing: Vec<String> = cited
+        .iter()
+        .flat_map(|p| segments(&p.text))
+        .filter(|s| asserted.iter().all(|n| grounding::has_number(s, n)))
+        .collect();
+    if writing.is_empty() {
+        return false;
+    }
+    let q = focus::phrase_text(&grounding::normalize(question));
+    GROUPS.iter().any(|group| {
+        let asked: Vec<usize> = (0..group.len())
+            .filter(|&i| names(&q, group[i]))
+            .collect();
+        let [a] = asked[..] else {
+            return false;
+        };
+        writing.iter().all(|s| {
+            !names(s, group[a])
+                && group
+                    .iter()
+                    .enumerate()
+                    .any(|(i, m)| i != a && names(s, m))
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn passage(text: &str) -> grounding::Passage {
+        grounding::Passage {
+            chunk_id: "c".into(),
+            title: None,
+            heading: None,
+            page: None,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn a_value_written_only_beside_another_qualifier_does_not_answer() {
+        let p = passage(
+            "## Results\n\n- B0 → μμ: fitted B = (0.7 +0.9 −0.8) × 10^-10, no significant \
+             signal; the observed CLs upper limit is 1.6 × 10^-10 at 95% CL.\n- The \
+             background-only hypothesis is excluded by 10 standard deviations.",
+        );
+        let q = "What is the expected 95% CL upper limit on B(B0 → μμ)?";
+        assert!(other_qualifier(
+            q,
+            "The expected upper limit is 1.6 × 10^-10 at 95% CL.",
+            &[&p]
+        ));
+        // Asked for the observed one: answered.
+        assert!(!other_qualifier(
+            "What is the observed 95% CL upper limit on B(B0 → μμ)?",
+            "It is 1.6 × 10^-10.",
+            &[&p]
+        ));
+        // No qualifier asked, or no number asserted: not judged here.
+        assert!(!other_qualifier(
+            "What is the 95% CL upper limit on B(B0 → μμ)?",
+            "It is 1.6 × 10^-10.",
+            &[&p]
+        ));
+        assert!(!other_qualifier(q, "No significant signal is seen.", &[&p]));
+    }
+
+    #[test]
+    fn a_segment_naming_both_or_neither_stands() {
+        let both = passage(
+            "An excess with an observed (expected) significance of 3.0σ (2.5σ) is found.",
+        );
+        let q = "What significance did they expect?";
+        assert!(!other_qualifier(q, "They expected 2.5σ.", &[&both]));
+        // A value in a table row with no qualifier: the column header may hold it.
+        let row = passage("| mass | exp. | obs. |\n|---|---|---|\n| 2 TeV | 5.7 | 5.6 |");
+        assert!(!other_qualifier(
+            "Up to what mass was the expected exclusion?",
+            "5.7 TeV.",
+            &[&row]
+        ));
+        // Predicted is the expected in other words.
+        let pred = passage("Predicted background 12.3 ± 1.1 events, 14 observed.");
+        assert!(!other_qualifier(
+            "How many background events were expected?",
+            "12.3 events were expected.",
+            &[&pred]
+        ));
+        // A number written once beside the asked qualifier, once beside another: stands.
+        let twice = passage("Muons need pT > 20 GeV. Electrons need pT > 20 GeV too.");
+        assert!(!other_qualifier(
+            "What pT do electrons need?",
+            "20 GeV.",
+            &[&twice]
+        ));
+    }
+
+    #[test]
+    fn other_groups_than_expected_and_observed() {
+        let p = passage(
+            "Displaced muons: pT > 3 GeV, |η| < 2.4.\nDisplaced electrons: pT > 7 GeV, \
+             |η| < 2.5.\nThe subleading jet needs pT > 30 GeV.",
+        );
+        assert!(other_qualifier(
+            "What pT must a displaced electron have?",
+            "Displaced electrons need pT > 3 GeV.",
+            &[&p]
+        ));
+        assert!(!other_qualifier(
+            "What pT must a displaced electron have?",
+            "Displaced electrons need pT > 7 GeV.",
+            &[&p]
+        ));
+        assert!(other_qualifier(
+            "What pT does the leading jet need?",
+            "The leading jet needs pT > 30 GeV.",
+            &[&p]
+        ));
+        // A trigger's name is no value: the 2016 the claim asserts stands beside "electron".
+        let trig = passage(
+            "- muon channel: HLT_IsoMu24 (2016, 2018) and HLT_IsoMu27 (2017);\n- electron \
+             channel: HLT_Ele27_WPTight_Gsf (2016) and HLT_Ele32_WPTight_Gsf (2017, 2018).",
+        );
+        assert!(!other_qualifier(
+            "Which isolated-electron HLT paths do we trigger on per year?",
+            "For 2016, they are HLT_IsoMu24 and HLT_Ele27_WPTight_Gsf.",
+            &[&trig]
+        ));
+        let cr = passage("The control region is 200 < mT < 400 GeV; the signal region starts at 400 GeV.");
+        assert!(!other_qualifier(
+            "Where does the signal region start?",
+            "At 400 GeV.",
+            &[&cr]
+        ));
+    }
+}
