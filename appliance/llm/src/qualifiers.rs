@@ -50,21 +50,40 @@ fn names(text: &str, member: &[&str]) -> bool {
     member.iter().any(|p| focus::has_phrase(text, p))
 }
 
-/// The segments of `text` (sentences, list items, table rows: [`grounding::sentence_ends`]),
-/// normalised ([`grounding::normalize`], [`focus::phrase_text`]).
+/// The segments of `text`, normalised ([`grounding::normalize`], [`focus::phrase_text`]):
+/// its sentences and list items ([`grounding::sentence_ends`]), and its table rows, each read
+/// with its table's header row (where a column names the qualifier: "Best observed limit").
 fn segments(text: &str) -> Vec<String> {
     let text = grounding::normalize(text);
     let mut out = Vec::new();
-    let mut from = 0;
-    for end in grounding::sentence_ends(&text)
-        .into_iter()
-        .chain([text.len()])
-    {
-        let s = focus::phrase_text(&text[from..end]);
-        if !s.is_empty() {
-            out.push(s);
+    let mut header: Option<&str> = None;
+    for line in text.lines() {
+        let row = line.trim();
+        if row.starts_with('|') {
+            if row.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')) {
+                continue;
+            }
+            match header {
+                None => {
+                    header = Some(row);
+                    out.push(focus::phrase_text(row));
+                }
+                Some(h) => out.push(focus::phrase_text(&format!("{row} {h}"))),
+            }
+            continue;
         }
-        from = end;
+        header = None;
+        let mut from = 0;
+        for end in grounding::sentence_ends(line)
+            .into_iter()
+            .chain([line.len()])
+        {
+            let s = focus::phrase_text(&line[from..end]);
+            if !s.is_empty() {
+                out.push(s);
+            }
+            from = end;
+        }
     }
     out
 }
@@ -174,6 +193,21 @@ mod tests {
             "Up to what mass was the expected exclusion?",
             "5.7 TeV.",
             &[&row]
+        ));
+        // A row under a header naming the qualifier reads with it.
+        let limits = passage(
+            "Limits at 95% CL.\n\n| Channel | HNL type | Best observed limit | at mN |\n\
+             |---|---|---|---|\n| muon | Majorana | abs(V_μN)² < 1.5 × 10^-7 | 10 GeV |",
+        );
+        assert!(other_qualifier(
+            "What's the expected limit on |V_μN|² at mN = 10 GeV for a Majorana HNL?",
+            "The expected limit is abs(V_μN)² < 1.5 × 10^-7.",
+            &[&limits]
+        ));
+        assert!(other_qualifier(
+            "What's the best limit on |V_μN|² for a Dirac HNL?",
+            "It is 1.5 × 10^-7.",
+            &[&limits]
         ));
         // Predicted is the expected in other words.
         let pred = passage("Predicted background 12.3 ± 1.1 events, 14 observed.");
