@@ -122,18 +122,12 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
     }
     let q = focus::phrase_text(&grounding::normalize(question));
     GROUPS.iter().any(|group| {
-        let asked: Vec<usize> = (0..group.len())
-            .filter(|&i| names(&q, group[i]))
-            .collect();
+        let asked: Vec<usize> = (0..group.len()).filter(|&i| names(&q, group[i])).collect();
         let [a] = asked[..] else {
             return false;
         };
         writing.iter().all(|s| {
-            !names(s, group[a])
-                && group
-                    .iter()
-                    .enumerate()
-                    .any(|(i, m)| i != a && names(s, m))
+            !names(s, group[a]) && group.iter().enumerate().any(|(i, m)| i != a && names(s, m))
         })
     })
 }
@@ -182,9 +176,8 @@ mod tests {
 
     #[test]
     fn a_segment_naming_both_or_neither_stands() {
-        let both = passage(
-            "An excess with an observed (expected) significance of 3.0σ (2.5σ) is found.",
-        );
+        let both =
+            passage("An excess with an observed (expected) significance of 3.0σ (2.5σ) is found.");
         let q = "What significance did they expect?";
         assert!(!other_qualifier(q, "They expected 2.5σ.", &[&both]));
         // A value in a table row with no qualifier: the column header may hold it.
@@ -256,7 +249,9 @@ mod tests {
             "For 2016, they are HLT_IsoMu24 and HLT_Ele27_WPTight_Gsf.",
             &[&trig]
         ));
-        let cr = passage("The control region is 200 < mT < 400 GeV; the signal region starts at 400 GeV.");
+        let cr = passage(
+            "The control region is 200 < mT < 400 GeV; the signal region starts at 400 GeV.",
+        );
         assert!(!other_qualifier(
             "Where does the signal region start?",
             "At 400 GeV.",
