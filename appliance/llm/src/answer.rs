@@ -507,13 +507,7 @@ mod tests {
     use super::*;
 
     fn passage(text: &str) -> Passage {
-        Passage {
-            chunk_id: "c".into(),
-            title: None,
-            heading: None,
-            page: None,
-            text: text.into(),
-        }
+        Passage::of_text(text)
     }
 
     #[test]

@@ -22,6 +22,20 @@ pub struct Passage {
     pub text: String,
 }
 
+#[cfg(test)]
+impl Passage {
+    /// A passage of `text` alone (tests).
+    pub(crate) fn of_text(text: &str) -> Passage {
+        Passage {
+            chunk_id: "c".into(),
+            title: None,
+            heading: None,
+            page: None,
+            text: text.into(),
+        }
+    }
+}
+
 /// The system message of the answer step.
 pub const SYSTEM: &str = "You answer physicists' questions about their collaboration's \
 analysis notes, using only the numbered excerpts in the message, never outside knowledge. \
@@ -711,13 +725,7 @@ mod tests {
 
     #[test]
     fn numbers_the_cited_passages_do_not_write_are_found() {
-        let p = |t: &str| Passage {
-            chunk_id: "c".into(),
-            title: None,
-            heading: None,
-            page: None,
-            text: t.into(),
-        };
+        let p = Passage::of_text;
         let a = p("The integrated luminosity is 96.6 fb⁻¹; muons need pT > 26 GeV.");
         let b = p("The threshold was 27 GeV in 2017.");
         assert!(unwritten_numbers("It used 96.6 fb-1 with pT above 26 GeV.", "", &[&a]).is_empty());

@@ -88,13 +88,14 @@ fn segments(text: &str) -> Vec<String> {
     out
 }
 
-/// Whether `claim`, an answer sentence to `question`, gives a value that `cited` writes only
-/// beside another qualifier than the one the question names: every segment of the cited
-/// passages that writes all the numbers the claim asserts ([`grounding::claimed_numbers`])
-/// names another member of a group the question names exactly one member of, and not that
-/// one (numbers inside names, as in HLT_IsoMu24, are not taken for values) ("the observed CLs upper limit is 1.6 × 10⁻¹⁰" for "what is the expected upper
-/// limit?"). `claim` is without its citation marks. A claim asserting no number, or whose numbers no one segment writes, is not
-/// judged here.
+/// Whether `claim` (an answer sentence to `question`, without its citation marks) gives a
+/// value that `cited` writes only beside another qualifier than the one the question names:
+/// the question names exactly one member of a group, and every segment of the cited passages
+/// that writes all the numbers the claim asserts ([`grounding::claimed_numbers`], less those
+/// inside names such as HLT_IsoMu24) names another member of that group and not this one.
+/// Example: "the observed CLs upper limit is 1.6 × 10⁻¹⁰" for "what is the expected upper
+/// limit?". A claim asserting no number, or whose numbers no one segment writes, is not judged
+/// here.
 pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
     // Numbers inside names (the 24 of HLT_IsoMu24) are not values.
     let written = grounding::normalize(claim);
@@ -137,13 +138,7 @@ mod tests {
     use super::*;
 
     fn passage(text: &str) -> grounding::Passage {
-        grounding::Passage {
-            chunk_id: "c".into(),
-            title: None,
-            heading: None,
-            page: None,
-            text: text.into(),
-        }
+        grounding::Passage::of_text(text)
     }
 
     #[test]
