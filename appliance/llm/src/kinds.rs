@@ -178,9 +178,18 @@ pub fn asked(question: &str) -> Option<Vec<Kind>> {
 }
 
 /// The kinds of the numbers `claim` asserts (those `question` does not write), in order: each
-/// read off the unit after it, [`Kind::Plain`] without one. Digits inside a word (a trigger
-/// name, "fb-1") or before a hyphen and a word ("2-jet") are no number.
+/// read off the unit after it, [`Kind::Plain`] without one ([`values`]).
 pub fn given(question: &str, claim: &str) -> Vec<Kind> {
+    values(question, claim)
+        .into_iter()
+        .map(|(_, k)| k)
+        .collect()
+}
+
+/// The numbers `claim` asserts (those `question` does not write), in order, each with its kind
+/// read off the unit after it. Digits inside a word (a trigger name, "fb-1") or before a hyphen
+/// and a word ("2-jet") are no number.
+pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
     let question = grounding::normalize(question);
     let text = grounding::normalize(claim).to_lowercase();
     let mut out = Vec::new();
@@ -212,7 +221,7 @@ pub fn given(question: &str, claim: &str) -> Vec<Kind> {
             .and_then(|a| a.chars().next())
             .is_some_and(char::is_alphabetic);
         if !label && !grounding::has_number(&question, number) {
-            out.push(unit.map_or(Kind::Plain, |&(_, k)| k));
+            out.push((number.to_string(), unit.map_or(Kind::Plain, |&(_, k)| k)));
         }
         let skip = unit.map_or(len, |(u, _)| len + (after.len() - spaced.len()) + u.len());
         before = rest[..skip].chars().next_back();

@@ -2,7 +2,7 @@
 //! signal or control region): a value the cited passages write only beside another qualifier
 //! than the question names does not answer it (English notes and questions).
 
-use crate::{focus, grounding};
+use crate::{focus, grounding, kinds};
 
 /// Groups of mutually exclusive qualifiers; each member lists its spellings (lower case, whole
 /// words). A member's spellings include the words notes use for it in other terms ("predicted"
@@ -91,24 +91,16 @@ fn segments(text: &str) -> Vec<String> {
 /// Whether `claim` (an answer sentence to `question`, without its citation marks) gives a
 /// value that `cited` writes only beside another qualifier than the one the question names:
 /// the question names exactly one member of a group, and every segment of the cited passages
-/// that writes all the numbers the claim asserts ([`grounding::claimed_numbers`], less those
-/// inside names such as HLT_IsoMu24) names another member of that group and not this one.
+/// that writes all the numbers the claim asserts ([`kinds::values`]: not those inside names
+/// such as HLT_IsoMu24) names another member of that group and not this one.
 /// Example: "the observed CLs upper limit is 1.6 × 10⁻¹⁰" for "what is the expected upper
 /// limit?". A claim asserting no number, or whose numbers no one segment writes, is not judged
 /// here.
 pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
     // Numbers inside names (the 24 of HLT_IsoMu24) are not values.
-    let written = grounding::normalize(claim);
-    let asserted: Vec<String> = grounding::claimed_numbers(claim, question)
+    let asserted: Vec<String> = kinds::values(question, claim)
         .into_iter()
-        .filter(|n| {
-            grounding::occurs(
-                &written,
-                n,
-                |c| c.is_alphanumeric() || c == '_' || c == '.',
-                |c| c.is_ascii_digit(),
-            )
-        })
+        .map(|(n, _)| n)
         .collect();
     if asserted.is_empty() {
         return false;
