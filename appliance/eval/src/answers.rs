@@ -195,7 +195,7 @@ impl Answerer for LlmAnswerer<'_> {
             "sentences": row
                 .sentences
                 .iter()
-                .map(|s| serde_json::json!({"text": s.text, "cites": s.cites, "support": s.support, "kept": s.kept}))
+                .map(|s| serde_json::json!({"text": s.text, "cites": s.cites, "support": s.support, "kept": s.kept, "verdict": s.verdict, "restated": s.restated}))
                 .collect::<Vec<_>>(),
             "answer": row.answer,
             "abstained": row.abstained,

@@ -12,6 +12,7 @@ use crate::grounding::{self, Budget, Passage};
 use crate::kinds;
 use crate::locate;
 use crate::qualifiers;
+use crate::updates;
 use crate::LlmError;
 
 /// Which checks run, and their thresholds (log-odds of "Yes" over "No").
@@ -60,10 +61,43 @@ pub enum Refusal {
     Unanswered,
 }
 
+/// What the support step decided of a sentence, and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not judged: the support step did not run.
+    Unjudged,
+    /// Dropped without a judge: it states nothing the question does not.
+    Restates,
+    /// Dropped without a judge: it gives a number no shown passage writes.
+    Unwritten,
+    /// Dropped without a judge: the passages write its value only beside another qualifier
+    /// than the question's ([`qualifiers::other_qualifier`]).
+    OtherQualifier,
+    /// Judged and kept.
+    Supported,
+    /// Judged and dropped.
+    Unsupported,
+}
+
+impl Verdict {
+    /// The verdict's name in traces (snake case).
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Unjudged => "unjudged",
+            Verdict::Restates => "restates",
+            Verdict::Unwritten => "unwritten_number",
+            Verdict::OtherQualifier => "other_qualifier",
+            Verdict::Supported => "supported",
+            Verdict::Unsupported => "unsupported",
+        }
+    }
+}
+
 /// One sentence of the model's answer, judged.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Judged {
-    /// The sentence as the model wrote it (a kept sentence Mitra cited anew cites its passage).
+    /// The sentence as the model wrote it (a kept sentence Mitra cited anew cites its passage;
+    /// a restated one gives the new values).
     pub text: String,
     /// The passages (0-based, into the given ones) it cites.
     pub cites: Vec<usize>,
@@ -76,6 +110,11 @@ pub struct Judged {
     /// most words), or cited passages that do not write its numbers (the most relevant shown
     /// passage that does); `cites` is that passage when it is supported there.
     pub attributed: bool,
+    /// It gave a value a shown passage says was changed, and was restated with the new one and
+    /// judged against that passage ([`updates::restate`]).
+    pub restated: bool,
+    /// What the support step decided, and why.
+    pub verdict: Verdict,
 }
 
 /// What the pipeline did and found, step by step.
@@ -344,7 +383,7 @@ fn steps(
     }
     // Citations are numbers of the shown passages; kept as indexes into the used ones.
     let numbers: Vec<String> = (1..=shown.len()).map(|i| i.to_string()).collect();
-    let split = grounding::sentences(&out.raw);
+    let mut split = grounding::sentences(&out.raw);
     for s in &split {
         let cites: Vec<usize> = grounding::check(&s.text, &numbers)
             .citations
@@ -358,6 +397,8 @@ fn steps(
             support: None,
             kept: true,
             attributed: false,
+            restated: false,
+            verdict: Verdict::Unjudged,
         });
     }
     // Without the support step, a sentence citing nothing stands on the passages the answer
@@ -382,11 +423,15 @@ fn steps(
     //    cited passages do not write is judged against the most relevant shown passage that
     //    writes all its numbers, and is removed without a judgment when none does, or when
     //    the passages write its numbers only beside another qualifier than the question's.
+    //    A sentence giving a value a shown passage says was changed is restated with the new
+    //    value and judged against that passage.
     let t = Instant::now();
-    for (s, claim) in out.sentences.iter_mut().zip(&split) {
+    let shown_refs: Vec<&Passage> = shown.iter().collect();
+    for (s, claim) in out.sentences.iter_mut().zip(split.iter_mut()) {
         // A sentence stating nothing the question does not is no answer, and needs no judge.
         if focus::restates(question, &claim.claim) {
             s.kept = false;
+            s.verdict = Verdict::Restates;
             continue;
         }
         let first = if s.cites.is_empty() {
@@ -398,18 +443,38 @@ fn steps(
         // A number the cited passages do not write: judged against the most relevant other
         // shown passage that writes them all (small models miscount excerpt numbers), or not
         // shown, without a judge, when none does.
-        let Some((against, recited)) =
+        let Some((mut against, mut recited)) =
             numbers_written_in(&claim.claim, question, first, &given, &used)
         else {
             s.kept = false;
+            s.verdict = Verdict::Unwritten;
             continue;
         };
+        // A value a shown passage says was changed ("widened from A to B"): the new value,
+        // from that passage.
+        let was: Vec<&Passage> = against.iter().map(|&i| &used[i]).collect();
+        if let Some(r) = updates::restate(question, &s.text, &claim.claim, &was, &shown_refs) {
+            s.text = r.text;
+            claim.claim = r.claim;
+            against = vec![given[r.passage]];
+            recited = Some(r.passage + 1);
+            s.restated = true;
+            // Restated, it must stand on that passage's numbers alone.
+            if !grounding::unwritten_numbers(&claim.claim, question, &[shown_refs[r.passage]])
+                .is_empty()
+            {
+                s.kept = false;
+                s.verdict = Verdict::Unwritten;
+                continue;
+            }
+        }
         s.attributed |= recited.is_some();
         let cited: Vec<&Passage> = against.iter().map(|&i| &used[i]).collect();
         // A value the passages write only beside another qualifier than the question's (the
         // observed limit for the expected one): not shown, without a judge.
         if qualifiers::other_qualifier(question, &claim.claim, &cited) {
             s.kept = false;
+            s.verdict = Verdict::OtherQualifier;
             continue;
         }
         let ids = grounding::render(
@@ -421,6 +486,11 @@ fn steps(
         out.support_cost.0 += engine.last_fed();
         s.support = Some(v);
         s.kept = v >= checks.min_support;
+        s.verdict = if s.kept {
+            Verdict::Supported
+        } else {
+            Verdict::Unsupported
+        };
         if s.kept {
             s.cites = against;
             if let Some(n) = recited {

@@ -177,6 +177,11 @@ pub fn asked(question: &str) -> Option<Vec<Kind>> {
     (!kinds.is_empty()).then_some(kinds)
 }
 
+/// Whether `word` (lower case) is a unit whose kind is known ("gev", "ps", "%").
+pub(crate) fn is_unit(word: &str) -> bool {
+    UNITS.iter().any(|(u, _)| *u == word)
+}
+
 /// The kinds of the numbers `claim` asserts (those `question` does not write), in order: each
 /// read off the unit after it, [`Kind::Plain`] without one ([`values`]).
 pub fn given(question: &str, claim: &str) -> Vec<Kind> {

@@ -16,9 +16,10 @@ pub mod plan;
 pub mod qualifiers;
 pub mod template;
 pub mod tokenizer;
+pub mod updates;
 pub mod worker;
 
-pub use answer::{Checks, Judged, Outcome, Refusal};
+pub use answer::{Checks, Judged, Outcome, Refusal, Verdict};
 pub use engine::{Engine, LoadOptions, ModelInfo, Params, Stats, Stop};
 pub use error::LlmError;
 pub use grounding::{Budget, Checked, Passage, ABSTENTION};

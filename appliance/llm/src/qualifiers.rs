@@ -53,7 +53,7 @@ fn names(text: &str, member: &[&str]) -> bool {
 /// The segments of `text`, normalised ([`grounding::normalize`], [`focus::phrase_text`]):
 /// its sentences and list items ([`grounding::sentence_ends`]), and its table rows, each read
 /// with its table's header row (where a column names the qualifier: "Best observed limit").
-fn segments(text: &str) -> Vec<String> {
+pub(crate) fn segments(text: &str) -> Vec<String> {
     let text = grounding::normalize(text);
     let mut out = Vec::new();
     let mut header: Option<&str> = None;

@@ -461,6 +461,10 @@ pub struct SentenceRow {
     pub support: Option<f32>,
     /// Kept in the answer.
     pub kept: bool,
+    /// Restated with the values a passage says replaced the ones it gave.
+    pub restated: bool,
+    /// What the support step decided, and why ([`mitra_llm::Verdict::name`]).
+    pub verdict: &'static str,
 }
 
 /// A submitted answer: stream its text with [`Pending::next_text`], then [`Pending::finish`].
@@ -487,6 +491,7 @@ pub fn submit_with(
     question: &str,
     ev: Evidence,
 ) -> Result<Pending, LlmError> {
+    let (ev, settings) = updates_first(ev, settings);
     let gate = settings.min_similarity;
     let early = if ev.passages.is_empty() {
         Some(Abstention::NoEvidence)
@@ -533,6 +538,26 @@ pub fn submit_with(
         model: llm.name(),
         worker: Some(worker),
     })
+}
+
+/// The evidence with each passage from beyond the first look that changes a value a
+/// first-look passage gives brought into the first look, after that passage
+/// ([`mitra_llm::updates::bring_forward`]); the settings with the first look grown to match.
+/// Evidence without a first look, or already so ordered (a replay's), is left as it is.
+fn updates_first(mut ev: Evidence, mut settings: Settings) -> (Evidence, Settings) {
+    let Some(k) = settings.first_look else {
+        return (ev, settings);
+    };
+    let (order, first) = mitra_llm::updates::bring_forward(&ev.passages, k);
+    if first == k {
+        return (ev, settings);
+    }
+    ev.passages = order.iter().map(|&i| ev.passages[i].clone()).collect();
+    ev.relevance = ev
+        .relevance
+        .and_then(|r| order.iter().map(|&i| r.get(i).copied()).collect());
+    settings.first_look = (first < ev.passages.len()).then_some(first);
+    (ev, settings)
 }
 
 impl Pending {
@@ -632,6 +657,8 @@ impl Pending {
                     cites: s.cites.iter().filter_map(id).collect(),
                     support: s.support,
                     kept: s.kept,
+                    restated: s.restated,
+                    verdict: s.verdict.name(),
                 })
                 .collect(),
             ms_checks: (o.relevance_cost.1, o.support_cost.1),

@@ -1,0 +1,618 @@
+//! Values the passages say were changed ("the window is widened from [-90, +150] ps to
+//! [-150, +250] ps", "now uses GN2v01 instead of DL1r"): an answer sentence giving the old
+//! value is restated with the new one, from the passage stating the change (English notes).
+
+use crate::{focus, grounding, kinds, qualifiers};
+
+/// Past forms that make "from A to B" a change made to the analysis, not a range ("masses
+/// from 1 to 20 GeV") nor an effect ("the density rises from 270 to 390").
+const CHANGED: &[&str] = &[
+    "changed",
+    "raised",
+    "lowered",
+    "widened",
+    "narrowed",
+    "tightened",
+    "loosened",
+    "relaxed",
+    "updated",
+    "redefined",
+    "revised",
+    "corrected",
+    "moved",
+    "increased",
+    "decreased",
+    "reduced",
+    "shifted",
+    "switched",
+    "bumped",
+];
+
+/// Words of a question about an earlier state or about the change itself: its answer may be
+/// the old value.
+const PAST: &[&str] = &[
+    "previous",
+    "previously",
+    "before",
+    "originally",
+    "original",
+    "old",
+    "older",
+    "earlier",
+    "initially",
+    "initial",
+    "formerly",
+    "prior",
+    "used to",
+    "version",
+    "change",
+    "changed",
+    "changes",
+    "history",
+];
+
+/// Words after an opening parenthesis that give the old value: "380 GeV (previously 400 GeV)".
+const WAS: &[&str] = &["previously", "formerly", "was", "before", "previous", "old"];
+
+/// A value as the change parser reads it: numbers (one, or an interval's two; digits without
+/// sign) or a name with letters and digits ("gn2v01"), lower case.
+#[derive(Debug, Clone, PartialEq)]
+enum Value {
+    Numbers(Vec<String>),
+    Name(String),
+}
+
+impl Value {
+    /// Same type and, for numbers, as many.
+    fn pairs_with(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Numbers(a), Value::Numbers(b)) => a.len() == b.len() && a != b,
+            (Value::Name(a), Value::Name(b)) => a != b,
+            _ => false,
+        }
+    }
+}
+
+/// A value found in a text, with its byte range.
+#[derive(Debug, Clone)]
+struct Found {
+    start: usize,
+    end: usize,
+    value: Value,
+}
+
+/// A change a passage states: the value before and the value after it, and the segment that
+/// states it ([`qualifiers::segments`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Change {
+    old: Value,
+    new: Value,
+    segment: String,
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Digits with a decimal part at the start of `s`: their length.
+fn digits(s: &str) -> usize {
+    let len = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    s[..len].trim_end_matches('.').len()
+}
+
+/// A number at the start of `s` (a sign dropped), not followed by a letter: its digits and
+/// the length read.
+fn number(s: &str) -> Option<(String, usize)> {
+    let sign = usize::from(s.starts_with(['+', '-']));
+    let len = digits(&s[sign..]);
+    if len == 0 || s[sign + len..].chars().next().is_some_and(is_word) {
+        return None;
+    }
+    Some((s[sign..sign + len].to_string(), sign + len))
+}
+
+/// An interval "[a, b]" or "(a, b)" at the start of `s`: its two numbers and the length read.
+fn interval(s: &str) -> Option<(Vec<String>, usize)> {
+    let close = match s.chars().next()? {
+        '[' => ']',
+        '(' => ')',
+        _ => return None,
+    };
+    let mut at = 1;
+    let mut out = Vec::new();
+    for sep in [[',', ';'], [close, close]] {
+        at += s[at..].len() - s[at..].trim_start().len();
+        let (n, len) = number(&s[at..])?;
+        out.push(n);
+        at += len;
+        at += s[at..].len() - s[at..].trim_start().len();
+        if !s[at..].starts_with(sep) {
+            return None;
+        }
+        at += 1;
+    }
+    Some((out, at))
+}
+
+/// A name at the start of `s`: a word of ASCII letters, digits, `_` and inner `-`, three
+/// characters or more, starting with a letter and holding a digit ("gn2v01", "hlt_isomu24").
+fn name(s: &str) -> Option<(String, usize)> {
+    let len = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(s.len());
+    let w = s[..len].trim_end_matches('-');
+    let ok = w.len() >= 3
+        && w.starts_with(|c: char| c.is_ascii_alphabetic())
+        && w.chars().any(|c| c.is_ascii_digit());
+    ok.then(|| (w.to_string(), w.len()))
+}
+
+/// The values written in `t`, in order.
+fn scan(t: &str) -> Vec<Found> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        let rest = &t[i..];
+        let boundary = !t[..i].chars().next_back().is_some_and(is_word);
+        let read = boundary
+            .then(|| {
+                interval(rest)
+                    .map(|(n, len)| (Value::Numbers(n), len))
+                    .or_else(|| number(rest).map(|(n, len)| (Value::Numbers(vec![n]), len)))
+                    .or_else(|| name(rest).map(|(n, len)| (Value::Name(n), len)))
+            })
+            .flatten();
+        match read {
+            Some((value, len)) => {
+                out.push(Found {
+                    start: i,
+                    end: i + len,
+                    value,
+                });
+                i += len;
+            }
+            None => i += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    out
+}
+
+/// `gap` without a leading unit word ("gev to" → "to"): a word of no digits that is a unit.
+fn after_unit(gap: &str) -> &str {
+    let g = gap.trim_start();
+    let end = g.find(char::is_whitespace).unwrap_or(g.len());
+    if kinds::is_unit(&g[..end]) {
+        g[end..].trim_start()
+    } else {
+        g
+    }
+}
+
+/// Whether `gap` (between a word and the value after it) holds nothing but an article, a
+/// comparison sign or "about".
+fn leads_in(gap: &str) -> bool {
+    gap.split_whitespace().all(|w| {
+        matches!(
+            w,
+            "the" | "a" | "an" | "about" | "<" | ">" | "=" | "≤" | "≥" | "~" | ":"
+        )
+    })
+}
+
+/// The changes segment `t` ([`qualifiers::segments`]: lower case) states.
+fn changes_in(t: &str) -> Vec<(Value, Value)> {
+    let found = scan(t);
+    let words: Vec<&str> = t.split(|c: char| !c.is_alphanumeric()).collect();
+    let changed = words.iter().any(|w| CHANGED.contains(w));
+    let mut out = Vec::new();
+    for (k, a) in found.iter().enumerate() {
+        let Some(b) = found.get(k + 1) else { break };
+        let gap = &t[a.end..b.start];
+        let before = t[..a.start].trim_end();
+        // "widened from A to B", with a verb of change in the segment.
+        if changed
+            && before.ends_with("from")
+            && !before[..before.len() - 4].ends_with(is_word)
+            && after_unit(gap).trim_end() == "to"
+        {
+            out.push((a.value.clone(), b.value.clone()));
+            continue;
+        }
+        // "0.90 → 0.92": numbers only ("v3 → v4" is a heading, "B → μμ" a decay).
+        let arrow = after_unit(gap).trim_end();
+        if matches!(a.value, Value::Numbers(_)) && (arrow == "→" || arrow == "->") {
+            out.push((a.value.clone(), b.value.clone()));
+            continue;
+        }
+        // "380 GeV (previously < 400 GeV)".
+        if let Some(inner) = after_unit(gap).strip_prefix('(') {
+            let inner = inner.trim_start();
+            if let Some(w) = WAS.iter().find(|w| {
+                inner.starts_with(**w) && !inner[w.len()..].starts_with(|c: char| is_word(c))
+            }) {
+                if leads_in(&inner[w.len()..]) {
+                    out.push((b.value.clone(), a.value.clone()));
+                }
+            }
+        }
+    }
+    // "now uses B at the 77% working point instead of A", "A replaced by B": the nearest
+    // value of the same type on the other side.
+    for (marker, new_first) in [
+        ("instead of", true),
+        ("replaced by", false),
+        ("replaced with", false),
+    ] {
+        for (at, _) in t.match_indices(marker) {
+            let end = at + marker.len();
+            if t[..at].ends_with(is_word) || t[end..].starts_with(is_word) {
+                continue;
+            }
+            let after = found
+                .iter()
+                .find(|f| f.start >= end && leads_in(&t[end..f.start]));
+            let Some(after) = after else { continue };
+            let Some(before) = found
+                .iter()
+                .rev()
+                .find(|f| f.end <= at && f.value.pairs_with(&after.value))
+            else {
+                continue;
+            };
+            let (old, new) = if new_first {
+                (after, before)
+            } else {
+                (before, after)
+            };
+            out.push((old.value.clone(), new.value.clone()));
+        }
+    }
+    out.retain(|(old, new)| old.pairs_with(new));
+    out
+}
+
+/// The changes `text` states, each with its segment.
+pub(crate) fn changes(text: &str) -> Vec<Change> {
+    qualifiers::segments(text)
+        .into_iter()
+        .flat_map(|segment| {
+            changes_in(&segment)
+                .into_iter()
+                .map(move |(old, new)| Change {
+                    old,
+                    new,
+                    segment: segment.clone(),
+                })
+        })
+        .collect()
+}
+
+/// Whether two numbers are equal ("0.9" and "0.90").
+fn same_number(a: &str, b: &str) -> bool {
+    match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Content words of a segment that name what it is about: not numbers, units nor names.
+fn topic(segment: &str) -> std::collections::HashSet<String> {
+    focus::content(segment)
+        .into_iter()
+        .filter(|w| !w.chars().any(|c| c.is_ascii_digit()) && !kinds::is_unit(w))
+        .collect()
+}
+
+/// Whether two segments are about the same thing: the same segment, or two topic words shared.
+fn same_topic(a: &str, b: &str) -> bool {
+    a == b || topic(a).intersection(&topic(b)).count() >= 2
+}
+
+/// `s` with each old value of `pairs` replaced by its new one: numbers standing alone (sign
+/// kept), names as whole words (case folded; `spelled` gives the passage's spelling).
+fn replace(s: &str, pairs: &[(String, String)], names: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        let rest = &s[i..];
+        let boundary = !s[..i].chars().next_back().is_some_and(is_word);
+        let token = if names {
+            rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(rest.len())
+        } else {
+            let len = digits(rest);
+            if rest[len..].chars().next().is_some_and(is_word) {
+                0
+            } else {
+                len
+            }
+        };
+        if boundary && token > 0 {
+            let word = rest[..token].trim_end_matches('-');
+            let hit = pairs.iter().find(|(old, _)| {
+                if names {
+                    old.eq_ignore_ascii_case(word)
+                } else {
+                    same_number(old, word)
+                }
+            });
+            match hit {
+                Some((_, new)) => out.push_str(new),
+                None => out.push_str(word),
+            }
+            i += word.len().max(1);
+            continue;
+        }
+        let c = rest.chars().next().unwrap_or(' ');
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// The spelling `text` gives a name (`lower`, lower case), if it writes it as a word.
+fn spelled(text: &str, lower: &str) -> String {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .find(|w| w.eq_ignore_ascii_case(lower))
+        .map_or_else(|| lower.to_string(), str::to_string)
+}
+
+/// An answer sentence restated with new values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Restated {
+    /// The sentence as shown, old values replaced.
+    pub text: String,
+    /// Its claim (without citation marks), old values replaced.
+    pub claim: String,
+    /// The passage stating the change (index into the `shown` given).
+    pub passage: usize,
+}
+
+/// `text` (an answer sentence to `question`; `claim`: without its citation marks) restated
+/// with the new values when it gives a value that a passage of `shown` says was changed:
+/// "from A to B" with a verb of change, "A → B", "B (previously A)", "B instead of A", "A
+/// replaced by B". Only when the segment of `against` (the passages the sentence is judged
+/// against) that writes the old value is about what the change is about (the same segment, or
+/// two topic words shared), the sentence does not give the new value too, and the question
+/// does not ask about an earlier state ("before", "originally", "changed"). The first such
+/// change in `shown` (most relevant first) is taken.
+pub fn restate(
+    question: &str,
+    text: &str,
+    claim: &str,
+    against: &[&grounding::Passage],
+    shown: &[&grounding::Passage],
+) -> Option<Restated> {
+    let q = focus::phrase_text(&grounding::normalize(question));
+    if PAST.iter().any(|w| focus::has_phrase(&q, w)) {
+        return None;
+    }
+    let numbers: Vec<String> = kinds::values(question, claim)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    let lower = focus::phrase_text(&grounding::normalize(claim));
+    let names: Vec<String> = scan(&lower)
+        .into_iter()
+        .filter_map(|f| match f.value {
+            Value::Name(n) => Some(n),
+            Value::Numbers(_) => None,
+        })
+        .collect();
+    let gives = |v: &Value| -> Vec<String> {
+        match v {
+            Value::Numbers(ns) => ns
+                .iter()
+                .filter(|n| numbers.iter().any(|m| same_number(m, n)))
+                .cloned()
+                .collect(),
+            Value::Name(n) => names.iter().filter(|m| *m == n).cloned().collect(),
+        }
+    };
+    let segments: Vec<String> = against
+        .iter()
+        .flat_map(|p| qualifiers::segments(&p.text))
+        .collect();
+    for (k, p) in shown.iter().enumerate() {
+        for c in changes(&p.text) {
+            // The new values that are not old ones too ([-90, +150] to [-150, +250]: 250).
+            let old = gives(&c.old);
+            let new = gives(&c.new);
+            if old.is_empty() || new.iter().any(|n| !old.contains(n)) {
+                continue;
+            }
+            let writes = |s: &String| match &c.old {
+                Value::Name(n) => focus::has_phrase(s, n),
+                Value::Numbers(_) => old.iter().all(|n| grounding::has_number(s, n)),
+            };
+            if !segments
+                .iter()
+                .any(|s| writes(s) && same_topic(s, &c.segment))
+            {
+                continue;
+            }
+            let (pairs, names) = match (&c.old, &c.new) {
+                (Value::Numbers(a), Value::Numbers(b)) => {
+                    (a.iter().cloned().zip(b.iter().cloned()).collect(), false)
+                }
+                (Value::Name(a), Value::Name(b)) => (vec![(a.clone(), spelled(&p.text, b))], true),
+                _ => continue,
+            };
+            let pairs: Vec<(String, String)> = pairs;
+            return Some(Restated {
+                text: replace(text, &pairs, names),
+                claim: replace(claim, &pairs, names),
+                passage: k,
+            });
+        }
+    }
+    None
+}
+
+/// Whether segment `s` of a passage ([`qualifiers::segments`]) states what change `c` (of
+/// another passage) replaced: it writes every old value and none of the new ones that are not
+/// old too, and is about what the change is about.
+fn outdated_by(s: &str, c: &Change) -> bool {
+    let writes = match (&c.old, &c.new) {
+        (Value::Numbers(old), Value::Numbers(new)) => {
+            old.iter().all(|n| grounding::has_number(s, n))
+                && !new
+                    .iter()
+                    .any(|n| !old.contains(n) && grounding::has_number(s, n))
+        }
+        (Value::Name(old), Value::Name(new)) => {
+            focus::has_phrase(s, old) && !focus::has_phrase(s, new)
+        }
+        _ => false,
+    };
+    writes && same_topic(s, &c.segment)
+}
+
+/// An order of `passages` (rank order, the first `first` of them judged first) in which each
+/// passage from beyond the first look that states a change of a value a first-look passage
+/// gives ("the window is widened from [-90, +150] ps to [-150, +250] ps" for a table writing
+/// [-90, +150] ps) joins the first look, right after the passage it updates; and the new size
+/// of the first look. The old value alone reads as current to a model and to a physicist, so
+/// the passage saying it changed is judged beside it. Repeated until none moves, so that the
+/// order of its result is its own (a replay reorders nothing).
+pub fn bring_forward(passages: &[grounding::Passage], first: usize) -> (Vec<usize>, usize) {
+    let mut order: Vec<usize> = (0..passages.len()).collect();
+    let mut first = first.min(passages.len());
+    let changes: Vec<Vec<Change>> = passages.iter().map(|p| changes(&p.text)).collect();
+    let segments: Vec<Vec<String>> = passages
+        .iter()
+        .map(|p| qualifiers::segments(&p.text))
+        .collect();
+    let updates = |j: usize, i: usize| {
+        changes[j]
+            .iter()
+            .any(|c| segments[i].iter().any(|s| outdated_by(s, c)))
+    };
+    while let Some((pos, at)) = (first..order.len()).find_map(|pos| {
+        (0..first)
+            .find(|&a| updates(order[pos], order[a]))
+            .map(|a| (pos, a))
+    }) {
+        let j = order.remove(pos);
+        order.insert(at + 1, j);
+        first += 1;
+    }
+    (order, first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grounding::Passage;
+
+    fn nums(v: &[&str]) -> Value {
+        Value::Numbers(v.iter().map(|s| s.to_string()).collect())
+    }
+
+    #[test]
+    fn changes_are_read_from_the_ways_notes_state_them() {
+        let pairs = |t: &str| -> Vec<(Value, Value)> {
+            changes(t).into_iter().map(|c| (c.old, c.new)).collect()
+        };
+        assert_eq!(
+            pairs("The VXD acceptance window is therefore widened from [-90, +150] ps to [-150, +250] ps."),
+            [(nums(&["90", "150"]), nums(&["150", "250"]))]
+        );
+        assert_eq!(
+            pairs("The pT threshold was raised from 3 GeV to 5 GeV in r21."),
+            [(nums(&["3"]), nums(&["5"]))]
+        );
+        assert_eq!(
+            pairs("Threshold region redefined: m(tt̄) < 380 GeV (previously < 400 GeV)."),
+            [(nums(&["400"]), nums(&["380"]))]
+        );
+        assert_eq!(
+            pairs("- Lower BDT edge: 0.90 → 0.92 (all categories)."),
+            [(nums(&["0.90"]), nums(&["0.92"]))]
+        );
+        assert_eq!(
+            pairs("The selection now uses GN2v01 at the 77% working point instead of DL1r."),
+            [(Value::Name("dl1r".into()), Value::Name("gn2v01".into()))]
+        );
+        // Ranges, effects, decays and headings are no change.
+        for t in [
+            "Proper decay lengths from 0.1 mm to 1 m are probed.",
+            "Adding it moves the expected D from −0.470 to −0.493.",
+            "The density after timing rises from 270 to 390 hits/cm².",
+            "The decays B0s → μ+μ− are FCNC processes.",
+            "## Summary of numerical changes v3 → v4",
+            "The efficiency was measured from 20 GeV for electrons to 30 GeV for muons.",
+        ] {
+            assert_eq!(pairs(t), [], "{t}");
+        }
+    }
+
+    #[test]
+    fn an_old_value_is_restated_from_the_passage_that_changed_it() {
+        let an = Passage::of_text(
+            "| Detector | Resolution | Acceptance window |\n|---|---|---|\n| VXD (barrel and disks) | 30 ps | [-90, +150] ps |",
+        );
+        let twiki = Passage::of_text(
+            "The VXD acceptance window is therefore widened from [-90, +150] ps to [-150, +250] ps (same rule).",
+        );
+        let question = "How early and how late can a pixel hit arrive, as of now?";
+        let text = "A hit may arrive as early as -90 ps and as late as +150 ps [1].";
+        let claim = "A hit may arrive as early as -90 ps and as late as +150 ps.";
+        let r = restate(question, text, claim, &[&an], &[&an, &twiki]).unwrap();
+        assert_eq!(
+            r.text,
+            "A hit may arrive as early as -150 ps and as late as +250 ps [1]."
+        );
+        assert_eq!(r.passage, 1);
+        // Asked about the earlier window, or giving both: as written.
+        assert_eq!(
+            restate(
+                "What was the window originally?",
+                text,
+                claim,
+                &[&an],
+                &[&an, &twiki]
+            ),
+            None
+        );
+        let both = "It was widened from [-90, +150] ps to [-150, +250] ps.";
+        assert_eq!(restate(question, both, both, &[&twiki], &[&twiki]), None);
+        // A value about something else that happens to be the old one: as written.
+        let other =
+            Passage::of_text("Signal acceptance is largest for masses below 90 ps of flight.");
+        let c = "Acceptance is largest below 90 ps.";
+        assert_eq!(restate(question, c, c, &[&other], &[&other, &twiki]), None);
+    }
+
+    #[test]
+    fn a_later_passage_changing_a_first_look_value_joins_the_first_look() {
+        let table = Passage::of_text(
+            "| Detector | Acceptance window |\n|---|---|\n| VXD (barrel and disks) | [-90, +150] ps |",
+        );
+        let other = Passage::of_text("Beam-induced background is mostly late.");
+        let range = Passage::of_text("Proper decay lengths from 0.1 mm to 1 m are probed.");
+        let log = Passage::of_text(
+            "The VXD acceptance window is therefore widened from [-90, +150] ps to [-150, +250] ps.",
+        );
+        let given = [table, other.clone(), range, log.clone()];
+        let (order, first) = bring_forward(&given, 2);
+        assert_eq!((order.as_slice(), first), ([0, 3, 1, 2].as_slice(), 3));
+        // Its own result is left as it is (a replay reorders nothing).
+        let again: Vec<Passage> = order.iter().map(|&i| given[i].clone()).collect();
+        assert_eq!(bring_forward(&again, first), (vec![0, 1, 2, 3], 3));
+        // Nothing in the first look gives the old value: as retrieved.
+        assert_eq!(bring_forward(&[other, log], 1), (vec![0, 1], 1));
+    }
+
+    #[test]
+    fn an_old_name_is_restated_with_the_passage_spelling() {
+        let p = Passage::of_text(
+            "Flavour tagging: the selection now uses GN2v01 at the 77% working point instead of DL1r.",
+        );
+        let s = "We rely on DL1r at the 77% working point [1].";
+        let r = restate("Which b-tagger do we use?", s, s, &[&p], &[&p]).unwrap();
+        assert_eq!(r.text, "We rely on GN2v01 at the 77% working point [1].");
+    }
+}
