@@ -549,7 +549,7 @@ fn updates_first(mut ev: Evidence, mut settings: Settings) -> (Evidence, Setting
         return (ev, settings);
     };
     let (order, first) = mitra_llm::updates::bring_forward(&ev.passages, k);
-    if first == k {
+    if order.iter().enumerate().all(|(at, &i)| at == i) {
         return (ev, settings);
     }
     ev.passages = order.iter().map(|&i| ev.passages[i].clone()).collect();
@@ -681,5 +681,50 @@ impl Pending {
                 o.prompt_sha256.clone(),
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn passage(id: &str, text: &str) -> Passage {
+        Passage {
+            chunk_id: id.into(),
+            title: None,
+            heading: None,
+            page: None,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn a_later_candidate_changing_a_first_look_value_joins_it_and_a_replay_moves_nothing() {
+        let llm = Llm::new(&Config::default());
+        let ev = Evidence {
+            passages: vec![
+                passage(
+                    "an#4",
+                    "| Detector | Acceptance window |\n|---|---|\n| VXD | [-90, +150] ps |",
+                ),
+                passage("an#5", "Beam-induced background is mostly late."),
+                passage("an#6", "Hits are read out every 10 ns."),
+                passage(
+                    "twiki#2",
+                    "The VXD acceptance window is widened from [-90, +150] ps to [-150, +250] ps.",
+                ),
+            ],
+            relevance: Some(vec![0.4, 0.3, 0.2, 0.1]),
+            ..Default::default()
+        };
+        let (ev, settings) = updates_first(ev, llm.settings_for(2, 4));
+        let ids: Vec<&str> = ev.passages.iter().map(|p| p.chunk_id.as_str()).collect();
+        assert_eq!(ids, ["an#4", "twiki#2", "an#5", "an#6"]);
+        assert_eq!(ev.relevance, Some(vec![0.4, 0.1, 0.3, 0.2]));
+        assert_eq!(settings.first_look, Some(3));
+        // A replay submits the recorded order and settings: nothing moves.
+        let (again, same) = updates_first(ev.clone(), settings.clone());
+        assert_eq!(again.passages, ev.passages);
+        assert_eq!(same, settings);
     }
 }
