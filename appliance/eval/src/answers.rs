@@ -124,7 +124,8 @@ impl Answerer for LlmAnswerer<'_> {
             .analysis_id
             .as_deref()
             .map_or(String::new(), |a| format!(", {}", lit(a)));
-        // As answer() retrieves: more than k for the relevance step's second look.
+        // As answer() retrieves: more than k for the relevance step's second look (and the
+        // passages stating changes of first-look values among them).
         let depth = self.k.max(self.llm.second_look_depth());
         let sql = format!(
             "SELECT chunk_id FROM hybrid({}, {depth}{scope}) ORDER BY rank",
@@ -145,14 +146,16 @@ impl Answerer for LlmAnswerer<'_> {
                 mitra_sql::answer_fn::read_passages(self.data_dir, &ids, None)
                     .await
                     .map_err(|e| EvalError::Config(format!("reading the evidence: {e}")))?;
-            let ev = mitra_sql::llm::Evidence {
-                passages: passages.clone(),
-                best_similarity: None,
-                chunks_version: Some(version.chunks),
-                store: Some(version),
-                ..Default::default()
-            };
-            let settings = self.llm.settings_for(self.k, ev.passages.len());
+            let (ev, settings) = self.llm.with_updates(
+                self.k,
+                mitra_sql::llm::Evidence {
+                    passages: passages.clone(),
+                    best_similarity: None,
+                    chunks_version: Some(version.chunks),
+                    store: Some(version),
+                    ..Default::default()
+                },
+            );
             let row = mitra_sql::llm::submit_with(self.llm, settings, &question.text, ev)
                 .map_err(|e| EvalError::Config(format!("language model: {e}")))?
                 .finish()

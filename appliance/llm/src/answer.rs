@@ -68,7 +68,8 @@ pub enum Verdict {
     Unjudged,
     /// Dropped without a judge: it states nothing the question does not.
     Restates,
-    /// Dropped without a judge: it gives a number no shown passage writes.
+    /// Dropped without a judge: it gives a number no shown passage writes (restated: one the
+    /// passage stating the change does not write).
     Unwritten,
     /// Dropped without a judge: the passages write its value only beside another qualifier
     /// than the question's ([`qualifiers::other_qualifier`]).

@@ -258,8 +258,9 @@ impl QuestionContext {
     }
 
     /// Candidates to retrieve for `k` passages: more when a reranker chooses among them
-    /// (`rerank.candidates`), or for the relevance step's second look (`llm.second_look_k`);
-    /// at most `limits.max_k`.
+    /// (`rerank.candidates`), or for the relevance step's second look (`llm.second_look_k`),
+    /// among which [`crate::llm::Llm::with_updates`] also finds passages stating changes of first-look
+    /// values; at most `limits.max_k`.
     pub(crate) fn depth(&self, k: usize, rerank: Option<&Choice>) -> usize {
         match rerank {
             Some(_) => k.max(self.rerankers.config().candidates.min(self.limits.max_k)),
@@ -341,17 +342,20 @@ pub(crate) async fn answer_candidates(
             .map_err(SqlFnError::into_df)?,
         None => (passages, None),
     };
-    // More than k without a reranker: candidates for the relevance step's second look.
-    let settings = llm.settings_for(k, passages.len());
     let ms_rerank = started.elapsed().as_secs_f32() * 1000.0;
-    let ev = Evidence {
-        passages,
-        best_similarity: best,
-        chunks_version: Some(version.chunks),
-        store: Some(version),
-        reranker: rerank.map(|c| c.label(&llm)),
-        relevance,
-    };
+    // More than k without a reranker: candidates for the relevance step's second look, and
+    // passages stating changes of first-look values.
+    let (ev, settings) = llm.with_updates(
+        k,
+        Evidence {
+            passages,
+            best_similarity: best,
+            chunks_version: Some(version.chunks),
+            store: Some(version),
+            reranker: rerank.map(|c| c.label(&llm)),
+            relevance,
+        },
+    );
     let row = llm::submit_with(&llm, settings, question, ev)
         .map_err(|e| llm_err(function, e).into_df())?
         .finish()

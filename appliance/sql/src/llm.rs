@@ -159,6 +159,29 @@ impl Llm {
         }
     }
 
+    /// The evidence and settings of an answer from the candidates `ev` (rank order), of which
+    /// the first `k` are judged first: each later candidate stating a change of a value a
+    /// first-look passage gives joins the first look, right after that passage
+    /// ([`mitra_llm::updates::bring_forward`]: the old value alone reads as current), and of
+    /// the rest as many are kept as the second look takes (`llm.second_look_k` in all, besides
+    /// those brought forward; callers retrieve that many, so none is dropped). A reranked `ev`
+    /// (k passages) is left as it is. The answer's receipt records the order made here, and a
+    /// replay submits it as recorded.
+    pub fn with_updates(&self, k: usize, mut ev: Evidence) -> (Evidence, Settings) {
+        let n = ev.passages.len();
+        if n <= k {
+            return (ev, self.settings_for(k, n));
+        }
+        let (mut order, first) = mitra_llm::updates::bring_forward(&ev.passages, k);
+        order.truncate(first + self.second_look_depth().saturating_sub(k));
+        ev.passages = order.iter().map(|&i| ev.passages[i].clone()).collect();
+        ev.relevance = ev
+            .relevance
+            .and_then(|r| order.iter().map(|&i| r.get(i).copied()).collect());
+        let settings = self.settings_for(first, ev.passages.len());
+        (ev, settings)
+    }
+
     /// The settings of an answer from `given` passages of which the first `k` are judged
     /// first (more than k: the rest are the relevance step's second look).
     pub fn settings_for(&self, k: usize, given: usize) -> Settings {
@@ -491,7 +514,6 @@ pub fn submit_with(
     question: &str,
     ev: Evidence,
 ) -> Result<Pending, LlmError> {
-    let (ev, settings) = updates_first(ev, settings);
     let gate = settings.min_similarity;
     let early = if ev.passages.is_empty() {
         Some(Abstention::NoEvidence)
@@ -538,26 +560,6 @@ pub fn submit_with(
         model: llm.name(),
         worker: Some(worker),
     })
-}
-
-/// The evidence with each passage from beyond the first look that changes a value a
-/// first-look passage gives brought into the first look, after that passage
-/// ([`mitra_llm::updates::bring_forward`]); the settings with the first look grown to match.
-/// Evidence without a first look, or already so ordered (a replay's), is left as it is.
-fn updates_first(mut ev: Evidence, mut settings: Settings) -> (Evidence, Settings) {
-    let Some(k) = settings.first_look else {
-        return (ev, settings);
-    };
-    let (order, first) = mitra_llm::updates::bring_forward(&ev.passages, k);
-    if order.iter().enumerate().all(|(at, &i)| at == i) {
-        return (ev, settings);
-    }
-    ev.passages = order.iter().map(|&i| ev.passages[i].clone()).collect();
-    ev.relevance = ev
-        .relevance
-        .and_then(|r| order.iter().map(|&i| r.get(i).copied()).collect());
-    settings.first_look = (first < ev.passages.len()).then_some(first);
-    (ev, settings)
 }
 
 impl Pending {
@@ -699,8 +701,11 @@ mod tests {
     }
 
     #[test]
-    fn a_later_candidate_changing_a_first_look_value_joins_it_and_a_replay_moves_nothing() {
-        let llm = Llm::new(&Config::default());
+    fn a_later_candidate_changing_a_first_look_value_joins_the_first_look() {
+        let mut cfg = Config::default();
+        cfg.llm.second_look_k = 3;
+        let llm = Llm::new(&cfg);
+        let log = "The VXD acceptance window is widened from [-90, +150] ps to [-150, +250] ps.";
         let ev = Evidence {
             passages: vec![
                 passage(
@@ -709,22 +714,29 @@ mod tests {
                 ),
                 passage("an#5", "Beam-induced background is mostly late."),
                 passage("an#6", "Hits are read out every 10 ns."),
-                passage(
-                    "twiki#2",
-                    "The VXD acceptance window is widened from [-90, +150] ps to [-150, +250] ps.",
-                ),
+                passage("an#7", "Timing is measured relative to the IP."),
+                passage("twiki#2", log),
             ],
-            relevance: Some(vec![0.4, 0.3, 0.2, 0.1]),
+            relevance: Some(vec![0.5, 0.4, 0.3, 0.2, 0.1]),
             ..Default::default()
         };
-        let (ev, settings) = updates_first(ev, llm.settings_for(2, 4));
-        let ids: Vec<&str> = ev.passages.iter().map(|p| p.chunk_id.as_str()).collect();
+        // twiki#2 joins the first look after the table, and of the rest one is kept (three,
+        // besides it, in all).
+        let (got, settings) = llm.with_updates(2, ev.clone());
+        let ids: Vec<&str> = got.passages.iter().map(|p| p.chunk_id.as_str()).collect();
         assert_eq!(ids, ["an#4", "twiki#2", "an#5", "an#6"]);
-        assert_eq!(ev.relevance, Some(vec![0.4, 0.1, 0.3, 0.2]));
+        assert_eq!(got.relevance, Some(vec![0.5, 0.1, 0.4, 0.3]));
         assert_eq!(settings.first_look, Some(3));
-        // A replay submits the recorded order and settings: nothing moves.
-        let (again, same) = updates_first(ev.clone(), settings.clone());
-        assert_eq!(again.passages, ev.passages);
-        assert_eq!(same, settings);
+        // Without the change, the candidates as retrieved, cut to the second look's depth.
+        let mut plain = ev.clone();
+        plain.passages[4].text = "Readout runs at 40 MHz.".into();
+        let (got, settings) = llm.with_updates(2, plain);
+        let ids: Vec<&str> = got.passages.iter().map(|p| p.chunk_id.as_str()).collect();
+        assert_eq!(ids, ["an#4", "an#5", "an#6"]);
+        assert_eq!(settings.first_look, Some(2));
+        // Reranked evidence (k passages) is left as it is.
+        let mut reranked = ev;
+        reranked.passages.truncate(2);
+        assert_eq!(llm.with_updates(2, reranked).1.first_look, None);
     }
 }
