@@ -476,7 +476,7 @@ fn outdated_by(s: &str, c: &Change) -> bool {
 /// [-90, +150] ps) joins the first look, right after the passage it updates; and the new size
 /// of the first look. The old value alone reads as current to a model and to a physicist, so
 /// the passage saying it changed is judged beside it. Repeated until none moves, so that the
-/// order of its result is its own (a replay reorders nothing).
+/// order of its result is its own.
 pub fn bring_forward(passages: &[grounding::Passage], first: usize) -> (Vec<usize>, usize) {
     let mut order: Vec<usize> = (0..passages.len()).collect();
     let mut first = first.min(passages.len());
@@ -599,7 +599,7 @@ mod tests {
         let given = [table, other.clone(), range, log.clone()];
         let (order, first) = bring_forward(&given, 2);
         assert_eq!((order.as_slice(), first), ([0, 3, 1, 2].as_slice(), 3));
-        // Its own result is left as it is (a replay reorders nothing).
+        // Its own result is left as it is.
         let again: Vec<Passage> = order.iter().map(|&i| given[i].clone()).collect();
         assert_eq!(bring_forward(&again, first), (vec![0, 1, 2, 3], 3));
         // Nothing in the first look gives the old value: as retrieved.
