@@ -259,8 +259,8 @@ impl QuestionContext {
 
     /// Candidates to retrieve for `k` passages: more when a reranker chooses among them
     /// (`rerank.candidates`), or for the relevance step's second look (`llm.second_look_k`),
-    /// among which [`crate::llm::Llm::with_updates`] also finds passages stating changes of first-look
-    /// values; at most `limits.max_k`.
+    /// among which [`crate::llm::Llm::with_updates`] also finds passages stating changes of
+    /// first-look values; at most `limits.max_k`.
     pub(crate) fn depth(&self, k: usize, rerank: Option<&Choice>) -> usize {
         match rerank {
             Some(_) => k.max(self.rerankers.config().candidates.min(self.limits.max_k)),
