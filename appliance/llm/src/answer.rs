@@ -105,8 +105,6 @@ pub struct Judged {
     /// Support log-odds against the cited passages (`None`: not judged: the support step did
     /// not run, or the sentence has a number the passages do not write).
     pub support: Option<f32>,
-    /// Kept in the answer.
-    pub kept: bool,
     /// Mitra chose what it is judged against: it cited nothing (the shown passage sharing
     /// most words), or cited passages that do not write its numbers (the most relevant shown
     /// passage that does); `cites` is that passage when it is supported there.
@@ -114,8 +112,15 @@ pub struct Judged {
     /// It gave a value a shown passage says was changed, and was restated with the new one and
     /// judged against that passage ([`updates::restate`]).
     pub restated: bool,
-    /// What the support step decided, and why.
+    /// What the support step decided, and why ([`Judged::kept`] follows from it).
     pub verdict: Verdict,
+}
+
+impl Judged {
+    /// Kept in the answer: supported, or not judged because the support step did not run.
+    pub fn kept(&self) -> bool {
+        matches!(self.verdict, Verdict::Supported | Verdict::Unjudged)
+    }
 }
 
 /// What the pipeline did and found, step by step.
@@ -153,7 +158,7 @@ impl Outcome {
     pub fn answer(&self) -> String {
         self.sentences
             .iter()
-            .filter(|s| s.kept)
+            .filter(|s| s.kept())
             .map(|s| s.text.as_str())
             .collect::<Vec<_>>()
             .join(" ")
@@ -161,7 +166,7 @@ impl Outcome {
 
     /// Sentences removed as unsupported.
     pub fn unsupported(&self) -> usize {
-        self.sentences.iter().filter(|s| !s.kept).count()
+        self.sentences.iter().filter(|s| !s.kept()).count()
     }
 }
 
@@ -396,7 +401,6 @@ fn steps(
             text: s.text.clone(),
             cites,
             support: None,
-            kept: true,
             attributed: false,
             restated: false,
             verdict: Verdict::Unjudged,
@@ -431,7 +435,6 @@ fn steps(
     for (s, claim) in out.sentences.iter_mut().zip(split.iter_mut()) {
         // A sentence stating nothing the question does not is no answer, and needs no judge.
         if focus::restates(question, &claim.claim) {
-            s.kept = false;
             s.verdict = Verdict::Restates;
             continue;
         }
@@ -447,7 +450,6 @@ fn steps(
         let Some((mut against, mut recited)) =
             numbers_written_in(&claim.claim, question, first, &given, &used)
         else {
-            s.kept = false;
             s.verdict = Verdict::Unwritten;
             continue;
         };
@@ -464,7 +466,6 @@ fn steps(
             if !grounding::unwritten_numbers(&claim.claim, question, &[shown_refs[r.passage]])
                 .is_empty()
             {
-                s.kept = false;
                 s.verdict = Verdict::Unwritten;
                 continue;
             }
@@ -474,7 +475,6 @@ fn steps(
         // A value the passages write only beside another qualifier than the question's (the
         // observed limit for the expected one): not shown, without a judge.
         if qualifiers::other_qualifier(question, &claim.claim, &cited) {
-            s.kept = false;
             s.verdict = Verdict::OtherQualifier;
             continue;
         }
@@ -486,13 +486,12 @@ fn steps(
         let v = engine.yes_no(&ids, hooks.cancelled)?;
         out.support_cost.0 += engine.last_fed();
         s.support = Some(v);
-        s.kept = v >= checks.min_support;
-        s.verdict = if s.kept {
+        s.verdict = if v >= checks.min_support {
             Verdict::Supported
         } else {
             Verdict::Unsupported
         };
-        if s.kept {
+        if s.kept() {
             s.cites = against;
             if let Some(n) = recited {
                 s.text = grounding::recite(&s.text, n);
@@ -541,7 +540,7 @@ fn answer_refusal(
     let kept: Vec<(&Judged, &grounding::Sentence)> = sentences
         .iter()
         .zip(split)
-        .filter(|(s, _)| s.kept && !s.cites.is_empty())
+        .filter(|(s, _)| s.kept() && !s.cites.is_empty())
         .collect();
     if kept.is_empty() {
         return Some(

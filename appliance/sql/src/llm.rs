@@ -600,7 +600,7 @@ impl Pending {
         let evidence: Vec<String> = given.iter().map(|p| p.chunk_id.clone()).collect();
         let id = |i: &usize| evidence.get(*i).cloned();
         let mut citations: Vec<String> = Vec::new();
-        for s in o.sentences.iter().filter(|s| s.kept) {
+        for s in o.sentences.iter().filter(|s| s.kept()) {
             for c in s.cites.iter().filter_map(id) {
                 if !citations.contains(&c) {
                     citations.push(c);
@@ -658,7 +658,7 @@ impl Pending {
                     text: s.text.clone(),
                     cites: s.cites.iter().filter_map(id).collect(),
                     support: s.support,
-                    kept: s.kept,
+                    kept: s.kept(),
                     restated: s.restated,
                     verdict: s.verdict.name(),
                 })
