@@ -71,6 +71,23 @@ impl Value {
             _ => false,
         }
     }
+
+    /// Its values: the numbers, or the name.
+    fn items(&self) -> &[String] {
+        match self {
+            Value::Numbers(ns) => ns,
+            Value::Name(n) => std::slice::from_ref(n),
+        }
+    }
+
+    /// Whether segment `s` writes `item`, one of its values: a number standing alone, a name
+    /// as a whole word.
+    fn written_in(&self, s: &str, item: &str) -> bool {
+        match self {
+            Value::Numbers(_) => grounding::has_number(s, item),
+            Value::Name(_) => focus::has_phrase(s, item),
+        }
+    }
 }
 
 /// A value found in a text, with its byte range.
@@ -402,14 +419,14 @@ pub fn restate(
         })
         .collect();
     let gives = |v: &Value| -> Vec<String> {
-        match v {
-            Value::Numbers(ns) => ns
-                .iter()
-                .filter(|n| numbers.iter().any(|m| same_number(m, n)))
-                .cloned()
-                .collect(),
-            Value::Name(n) => names.iter().filter(|m| *m == n).cloned().collect(),
-        }
+        v.items()
+            .iter()
+            .filter(|n| match v {
+                Value::Numbers(_) => numbers.iter().any(|m| same_number(m, n)),
+                Value::Name(_) => names.contains(n),
+            })
+            .cloned()
+            .collect()
     };
     let segments: Vec<String> = against
         .iter()
@@ -423,24 +440,27 @@ pub fn restate(
             if old.is_empty() || new.iter().any(|n| !old.contains(n)) {
                 continue;
             }
-            let writes = |s: &String| match &c.old {
-                Value::Name(n) => focus::has_phrase(s, n),
-                Value::Numbers(_) => old.iter().all(|n| grounding::has_number(s, n)),
-            };
+            let writes = |s: &String| old.iter().all(|n| c.old.written_in(s, n));
             if !segments
                 .iter()
                 .any(|s| writes(s) && same_topic(s, &c.segment))
             {
                 continue;
             }
-            let (pairs, names) = match (&c.old, &c.new) {
-                (Value::Numbers(a), Value::Numbers(b)) => {
-                    (a.iter().cloned().zip(b.iter().cloned()).collect(), false)
-                }
-                (Value::Name(a), Value::Name(b)) => (vec![(a.clone(), spelled(&p.text, b))], true),
-                _ => continue,
-            };
-            let pairs: Vec<(String, String)> = pairs;
+            let names = matches!(c.new, Value::Name(_));
+            let pairs: Vec<(String, String)> = c
+                .old
+                .items()
+                .iter()
+                .cloned()
+                .zip(c.new.items().iter().map(|n| {
+                    if names {
+                        spelled(&p.text, n)
+                    } else {
+                        n.clone()
+                    }
+                }))
+                .collect();
             return Some(Restated {
                 text: replace(text, &pairs, names),
                 claim: replace(claim, &pairs, names),
@@ -455,19 +475,14 @@ pub fn restate(
 /// another passage) replaced: it writes every old value and none of the new ones that are not
 /// old too, and is about what the change is about.
 fn outdated_by(s: &str, c: &Change) -> bool {
-    let writes = match (&c.old, &c.new) {
-        (Value::Numbers(old), Value::Numbers(new)) => {
-            old.iter().all(|n| grounding::has_number(s, n))
-                && !new
-                    .iter()
-                    .any(|n| !old.contains(n) && grounding::has_number(s, n))
-        }
-        (Value::Name(old), Value::Name(new)) => {
-            focus::has_phrase(s, old) && !focus::has_phrase(s, new)
-        }
-        _ => false,
-    };
-    writes && same_topic(s, &c.segment)
+    let old = c.old.items();
+    old.iter().all(|n| c.old.written_in(s, n))
+        && !c
+            .new
+            .items()
+            .iter()
+            .any(|n| !old.contains(n) && c.new.written_in(s, n))
+        && same_topic(s, &c.segment)
 }
 
 /// An order of `passages` (rank order, the first `first` of them judged first) in which each
