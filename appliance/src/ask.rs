@@ -298,10 +298,15 @@ async fn generate(
     writeln!(out).map_err(io)?;
     let row = pending.finish().await.map_err(llm_err)?;
     if row.abstained {
+        let unmentioned = format!(
+            " (no passage found mentions {})",
+            row.unmentioned.join(", ")
+        );
         let why = match row.abstention {
             mitra_sql::llm::Abstention::Uncited => {
                 " (the model's answer cited no passage it was given)"
             }
+            mitra_sql::llm::Abstention::Unmentioned => unmentioned.as_str(),
             mitra_sql::llm::Abstention::NoEvidence => " (no passage was found)",
             mitra_sql::llm::Abstention::Gate => {
                 " (the passages are not close enough to the question)"

@@ -194,6 +194,7 @@ impl Answerer for LlmAnswerer<'_> {
             "evidence": row.evidence,
             "relevance": row.relevance,
             "relevant": row.relevant,
+            "unmentioned": row.unmentioned,
             "raw": row.raw,
             "sentences": row
                 .sentences

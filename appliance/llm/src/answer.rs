@@ -6,12 +6,14 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
+use crate::counts;
 use crate::engine::{Engine, Params, Stats};
 use crate::focus;
 use crate::grounding::{self, Budget, Passage};
 use crate::kinds;
 use crate::locate;
 use crate::qualifiers;
+use crate::terms;
 use crate::updates;
 use crate::LlmError;
 
@@ -48,6 +50,9 @@ pub enum Refusal {
     NoEvidence,
     /// The relevance step found no passage giving the requested fact.
     NotRelevant,
+    /// The question names an identifier (DeepTau, HLT_IsoMu24) that no given passage
+    /// mentions ([`terms::unmentioned`]; [`Outcome::unmentioned`] lists them).
+    Unmentioned,
     /// The model replied with the abstention.
     Model,
     /// No sentence cites a given passage.
@@ -74,6 +79,9 @@ pub enum Verdict {
     /// Dropped without a judge: the passages write its value only beside another qualifier
     /// than the question's ([`qualifiers::other_qualifier`]).
     OtherQualifier,
+    /// Dropped without a judge: it writes a number of the passages with another noun than
+    /// they write it with ("14 trees" for "14 input variables", [`counts::other_noun`]).
+    OtherNoun,
     /// Judged and kept.
     Supported,
     /// Judged and dropped.
@@ -88,6 +96,7 @@ impl Verdict {
             Verdict::Restates => "restates",
             Verdict::Unwritten => "unwritten_number",
             Verdict::OtherQualifier => "other_qualifier",
+            Verdict::OtherNoun => "other_noun",
             Verdict::Supported => "supported",
             Verdict::Unsupported => "unsupported",
         }
@@ -141,6 +150,8 @@ pub struct Outcome {
     pub sentences: Vec<Judged>,
     /// Why there is no answer, if so.
     pub refusal: Option<Refusal>,
+    /// The question's identifiers no given passage mentions (with the relevance step only).
+    pub unmentioned: Vec<String>,
     /// Tokens fed (new, after prefix reuse) and milliseconds of the relevance step.
     pub relevance_cost: (usize, f32),
     /// Tokens fed and milliseconds of the support step.
@@ -321,6 +332,12 @@ fn steps(
     //    relevant, the passages after it (fitted on their own: only they can be shown then)
     //    are judged too, a second look.
     let given: Vec<usize> = if checks.relevance {
+        // A question about a name none of the passages writes is not answered by them.
+        out.unmentioned = terms::unmentioned(question, passages.iter().map(|p| p.text.as_str()));
+        if !out.unmentioned.is_empty() {
+            out.refusal = Some(Refusal::Unmentioned);
+            return Ok(out);
+        }
         let t = Instant::now();
         let (mut scores, mut fed) = judge_all(
             engine,
@@ -427,7 +444,8 @@ fn steps(
     //    it, and cites that passage when it is supported there. A sentence with a number its
     //    cited passages do not write is judged against the most relevant shown passage that
     //    writes all its numbers, and is removed without a judgment when none does, or when
-    //    the passages write its numbers only beside another qualifier than the question's.
+    //    the passages write its numbers only beside another qualifier than the question's,
+    //    or with another noun than the sentence's.
     //    A sentence giving a value a shown passage says was changed is restated with the new
     //    value and judged against that passage.
     let t = Instant::now();
@@ -476,6 +494,11 @@ fn steps(
         // observed limit for the expected one): not shown, without a judge.
         if qualifiers::other_qualifier(question, &claim.claim, &cited) {
             s.verdict = Verdict::OtherQualifier;
+            continue;
+        }
+        // A number the passages count one thing with, given for another: not shown.
+        if counts::other_noun(question, &claim.claim, &cited) {
+            s.verdict = Verdict::OtherNoun;
             continue;
         }
         let ids = grounding::render(

@@ -3,6 +3,7 @@
 
 pub mod answer;
 pub mod compare;
+pub mod counts;
 mod decoder;
 pub mod engine;
 mod error;
@@ -15,6 +16,7 @@ pub mod model;
 pub mod plan;
 pub mod qualifiers;
 pub mod template;
+pub mod terms;
 pub mod tokenizer;
 pub mod updates;
 pub mod worker;

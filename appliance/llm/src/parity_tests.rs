@@ -595,6 +595,45 @@ fn the_second_look_judges_the_next_passages_only_when_the_first_finds_nothing() 
     );
 }
 
+/// A question naming an identifier no given passage writes abstains before any judgment
+/// (`Refusal::Unmentioned`); once a passage writes it, the passages are judged as usual.
+#[test]
+fn a_question_about_a_name_no_passage_writes_is_not_judged() {
+    let Some(path) = gguf_of("smollm2-135m-instruct-q4_1") else {
+        return;
+    };
+    let mut e = cpu_engine(&path, false);
+    let q = "Which DeepTau working point vetoes hadronic taus?";
+    let jets = passage(
+        "jets",
+        None,
+        "Jets are b-tagged with DeepJet at the medium working point; events with a hadronic \
+         tau are vetoed.",
+    );
+    let checks = crate::Checks {
+        relevance: true,
+        min_relevance: 0.0,
+        relevance_paragraphs: 0,
+        answer_paragraphs: 0,
+        first_look: None,
+        support: false,
+        min_support: 0.0,
+        min_answer_support: None,
+    };
+    let o = answer_with(&mut e, q, std::slice::from_ref(&jets), checks, 8);
+    assert_eq!(o.refusal, Some(crate::Refusal::Unmentioned), "{o:?}");
+    assert_eq!(o.unmentioned, ["DeepTau"], "{o:?}");
+    assert!(o.relevance.is_empty() && o.stats.is_none(), "{o:?}");
+    let taus = passage(
+        "taus",
+        None,
+        "Hadronic taus are vetoed with the DeepTau medium working point against jets.",
+    );
+    let o = answer_with(&mut e, q, &[jets, taus], checks, 8);
+    assert!(o.unmentioned.is_empty(), "{o:?}");
+    assert_eq!(o.relevance.len(), 2, "{o:?}");
+}
+
 /// A question, the paragraph of a note that answers it, and the note: that paragraph between
 /// two others, each of 30 words or more (shorter blocks are read with the next one).
 fn three_paragraphs() -> (&'static str, &'static str, String) {

@@ -45,6 +45,7 @@ pub fn abstention_name(a: Abstention) -> &'static str {
         Abstention::Model => "model",
         Abstention::Uncited => "uncited",
         Abstention::NotRelevant => "not_relevant",
+        Abstention::Unmentioned => "unmentioned",
         Abstention::Unsupported => "unsupported",
         Abstention::Unanswered => "unanswered",
     }

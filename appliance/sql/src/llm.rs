@@ -374,6 +374,8 @@ pub enum Abstention {
     Uncited,
     /// The relevance step found no passage giving the requested fact.
     NotRelevant,
+    /// The question names an identifier no passage mentions ([`AnswerRow::unmentioned`]).
+    Unmentioned,
     /// No cited sentence of the answer is supported by the passages it cites (or none well
     /// enough: `llm.min_answer_support`).
     Unsupported,
@@ -403,6 +405,9 @@ pub struct AnswerRow {
     pub relevance: Vec<f32>,
     /// Evidence passages judged to give the requested fact.
     pub relevant: Vec<String>,
+    /// The question's identifiers no retrieved passage mentions (why it abstained as
+    /// [`Abstention::Unmentioned`]).
+    pub unmentioned: Vec<String>,
     /// Sentences of the model's answer removed as unsupported by what they cite.
     pub unsupported: usize,
     /// Each sentence of the model's answer, judged.
@@ -458,6 +463,7 @@ fn abstain(llm: &Llm, settings: &Settings, ev: &Evidence, why: Abstention) -> An
         evidence: Vec::new(),
         relevance: Vec::new(),
         relevant: Vec::new(),
+        unmentioned: Vec::new(),
         unsupported: 0,
         sentences: Vec::new(),
         ms_checks: (0.0, 0.0),
@@ -625,6 +631,7 @@ impl Pending {
                 match r {
                     Refusal::NoEvidence => Abstention::NoEvidence,
                     Refusal::NotRelevant => Abstention::NotRelevant,
+                    Refusal::Unmentioned => Abstention::Unmentioned,
                     Refusal::Model => Abstention::Model,
                     Refusal::Uncited => Abstention::Uncited,
                     Refusal::Unsupported => Abstention::Unsupported,
@@ -650,6 +657,7 @@ impl Pending {
             invalid_citations: invalid,
             relevance: o.relevance.clone(),
             relevant: o.relevant.iter().filter_map(id).collect(),
+            unmentioned: o.unmentioned.clone(),
             unsupported: o.unsupported(),
             sentences: o
                 .sentences

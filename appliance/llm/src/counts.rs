@@ -1,0 +1,161 @@
+//! What a number counts: an answer saying "14 trees" where the notes write "14 input
+//! variables" gives another fact than the one the notes state, with the notes' own number.
+
+use crate::{grounding, kinds};
+
+/// Words after a number that name nothing it counts (English).
+const FUNCTION_WORDS: &[&str] = &[
+    "a", "an", "and", "are", "but", "for", "from", "has", "have", "into", "is", "its", "nor",
+    "not", "off", "one", "onto", "out", "over", "per", "than", "that", "the", "then", "this",
+    "times", "under", "was", "were", "which", "while", "with", "within", "without", "more", "less",
+    "fewer", "most", "least", "only", "each", "all", "both", "above", "below", "after", "before",
+    "between", "about", "around", "up", "down", "when", "where",
+];
+
+/// Words a number's window holds before it ("the number of trees is 14") and after it ("14
+/// input variables"): few, as a sentence names other things nearby.
+const BEFORE: usize = 2;
+const AFTER: usize = 3;
+
+/// The whole-number occurrences of `number` in `text`: (start, end) byte offsets.
+fn occurrences(text: &str, number: &str) -> Vec<(usize, usize)> {
+    text.match_indices(number)
+        .map(|(i, m)| (i, i + m.len()))
+        .filter(|&(s, e)| {
+            let before = text[..s].chars().next_back();
+            let mut after = text[e..].chars();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '.' || c == '_')
+                && match after.next() {
+                    Some(c) if c.is_ascii_digit() || c.is_alphabetic() || c == '_' => false,
+                    Some('.') => !after.next().is_some_and(|c| c.is_ascii_digit()),
+                    _ => true,
+                }
+        })
+        .collect()
+}
+
+/// The words (letters and hyphens, lower case) of `text`, in order.
+fn words(text: &str) -> impl DoubleEndedIterator<Item = String> + '_ {
+    text.split(|c: char| !(c.is_alphabetic() || c == '-'))
+        .map(|w| w.trim_matches('-').to_lowercase())
+        .filter(|w| !w.is_empty())
+}
+
+/// The noun a number at `end` of `text` is written with: the word right after it (one space
+/// at most), when that is a word of three letters or more, not a unit or a function word.
+fn noun_after(text: &str, end: usize) -> Option<String> {
+    let rest = &text[end..];
+    let rest = rest.strip_prefix(' ').unwrap_or(rest);
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphabetic() || *c == '-')
+        .collect::<String>()
+        .to_lowercase();
+    let word = word.trim_end_matches('-');
+    (word.chars().count() >= 3 && !kinds::is_unit(word) && !FUNCTION_WORDS.contains(&word))
+        .then(|| word.to_string())
+}
+
+/// Whether two words are one, up to an ending: "tree" and "trees", "exceeds" and
+/// "exceeding", "data" and "dataset" share their first four letters, or the whole shorter one.
+fn same_word(a: &str, b: &str) -> bool {
+    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    common >= 4.min(a.chars().count()).min(b.chars().count())
+}
+
+/// Whether `claim` (an answer sentence to `question`, without its citation marks) writes one
+/// of the numbers it asserts ([`kinds::values`]) with a noun ("14 trees") that the cited
+/// passages never write near that number, while they write it with a noun of their own ("14
+/// input variables"): the claim counts something else with the passages' number. A number
+/// after a capitalised word (Run 2, Table 3) is a name's, and not read here; so is one the
+/// passages write with no noun after it (a table cell, "a yield of 12 in the best category").
+pub fn other_noun(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
+    let claim = grounding::normalize(claim);
+    let texts: Vec<String> = cited
+        .iter()
+        .map(|p| grounding::normalize(&p.text))
+        .collect();
+    kinds::values(question, &claim).iter().any(|(number, _)| {
+        occurrences(&claim, number).into_iter().any(|(s, e)| {
+            let Some(noun) = noun_after(&claim, e) else {
+                return false;
+            };
+            // The word before: a capitalised one names (Run 2, Table 3), unless a function
+            // word opening the sentence ("The 14 …").
+            let before = claim[..s]
+                .trim_end()
+                .rsplit(|c: char| !c.is_alphanumeric())
+                .next()
+                .unwrap_or_default();
+            let named = before.chars().next().is_some_and(char::is_uppercase)
+                && !FUNCTION_WORDS.contains(&before.to_lowercase().as_str());
+            if named {
+                return false;
+            }
+            let mut own = false;
+            let mut near: Vec<String> = Vec::new();
+            for t in &texts {
+                for (ps, pe) in occurrences(t, number) {
+                    own |= noun_after(t, pe).is_some();
+                    near.extend(words(&t[..ps]).rev().take(BEFORE));
+                    near.extend(words(&t[pe..]).take(AFTER));
+                }
+            }
+            own && !near.iter().any(|w| same_word(w, &noun))
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn passage(text: &str) -> grounding::Passage {
+        grounding::Passage::of_text(text)
+    }
+
+    #[test]
+    fn a_number_counting_another_noun_than_the_passage_s_is_another_fact() {
+        let p = passage(
+            "Decision on the multivariate analysis: a gradient-boosted decision tree (BDT, \
+             XGBoost) with 14 input variables; the BDT score is split into five categories.",
+        );
+        let q = "Tell me how many trees the boosted ensemble was trained with.";
+        assert!(other_noun(
+            q,
+            "The boosted ensemble was trained with 14 trees.",
+            &[&p]
+        ));
+        // The passage's noun, or a word of its window, in other endings: the same fact.
+        let q2 = "How many inputs does the BDT read?";
+        assert!(!other_noun(q2, "It reads 14 input variables.", &[&p]));
+        assert!(!other_noun(q2, "The BDT uses 14 variables.", &[&p]));
+    }
+
+    #[test]
+    fn numbers_without_a_noun_on_either_side_are_not_read() {
+        let yields = passage("The expected signal yield is 12 in the best category.");
+        let q = "How many signal events are expected in the best category?";
+        // The passage writes 12 with no noun after it: not judged.
+        assert!(!other_noun(q, "12 signal events are expected.", &[&yields]));
+        // The claim writes a unit or nothing after the number: not judged.
+        let cut = passage("Muons need pT > 26 GeV and 2 jets.");
+        assert!(!other_noun(
+            "What is the muon threshold?",
+            "It is 26 GeV.",
+            &[&cut]
+        ));
+        assert!(!other_noun(
+            "What is the muon threshold?",
+            "It is 26.",
+            &[&cut]
+        ));
+        // A number after a capitalised word is a name's (Run 2).
+        let run = passage("The search uses 2 partons in the matrix element.");
+        assert!(!other_noun(
+            "Which data set?",
+            "They use the Run 2 dataset.",
+            &[&run]
+        ));
+    }
+}

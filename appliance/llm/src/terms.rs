@@ -1,0 +1,161 @@
+//! Names a question asks about that no retrieved passage mentions: identifiers notes do not
+//! paraphrase (DeepTau, GN2v01, HLT_IsoMu24, W+jets), so passages that never write one cannot
+//! give a fact about it.
+
+use crate::{grounding, kinds};
+
+/// Letters that, alone before an underscore, make a kinematic variable (m_ll, p_T, E_T, H_T),
+/// which notes often write in words ("the dilepton mass").
+const VARIABLE_BASES: &[&str] = &["m", "M", "p", "P", "E", "H"];
+
+/// Prefixes of camel-case kinematic variables (pTmiss, ETmiss, HTmiss, mTW), often written
+/// in words or as symbols with sub- and superscripts.
+const VARIABLE_PREFIXES: &[&str] = &["pT", "ET", "HT", "mT"];
+
+/// The text as compared: lower-case ASCII letters, digits and `+`, all else dropped ("tt̄H"
+/// reads as "tth", "HLT_IsoMu24" as "hltisomu24", "W + jets" as "w+jets", "B⁰_s" as "b0s").
+fn squash(text: &str) -> String {
+    grounding::normalize(text)
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '+')
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Whether `token` (ASCII letters, digits, `_` and `+`, none at either end) is an identifier:
+/// - a name with an underscore (C_rn, V_eN, HLT_IsoMu24), unless a kinematic variable's;
+/// - letters joined by `+` (W+jets), four letters or more;
+/// - a word starting with a letter that has a digit (GN2v01, DL1r, Pythia8, Run3);
+/// - a camel-case word of five characters or more (DeepTau, EvtGen, XGBoost), unless a
+///   kinematic variable's (pTmiss). Shorter ones are process names (ttH, ggF) that notes
+///   also write in words.
+///
+/// Units (GeV, kHz) are none.
+fn identifier(token: &str) -> bool {
+    if token.len() < 3 || kinds::is_unit(&token.to_ascii_lowercase()) {
+        return false;
+    }
+    let b = token.as_bytes();
+    if token.contains('_') {
+        let base = token.split('_').next().unwrap_or_default();
+        return !VARIABLE_BASES.contains(&base);
+    }
+    if token.contains('+') {
+        return token
+            .split('+')
+            .all(|p| p.bytes().all(|c| c.is_ascii_alphabetic()))
+            && token.bytes().filter(u8::is_ascii_alphabetic).count() >= 4;
+    }
+    if b[0].is_ascii_alphabetic() && b.iter().any(u8::is_ascii_digit) {
+        return true;
+    }
+    let camel = b
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+        || b.windows(3).any(|w| {
+            w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase() && w[2].is_ascii_lowercase()
+        });
+    camel && token.len() >= 5 && !VARIABLE_PREFIXES.iter().any(|p| token.starts_with(p))
+}
+
+/// Whether `squashed` (the passages, [`squash`]ed) mentions identifier `token`: it writes the
+/// whole, or, for a name with underscores, one of its parts that is an identifier itself (the
+/// IsoMu24 of HLT_IsoMu24: notes drop the prefix).
+fn mentioned(token: &str, squashed: &str) -> bool {
+    squashed.contains(&squash(token))
+        || (token.contains('_')
+            && token
+                .split('_')
+                .any(|p| identifier(p) && squashed.contains(&squash(p))))
+}
+
+/// The identifiers of `question` ([`identifier`]) that none of `passages` mentions, in
+/// question order, each once. Empty when the question names none, or all are mentioned.
+pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut names: Vec<&str> = Vec::new();
+    for token in question
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '+'))
+        .map(|t| t.trim_matches(|c| c == '_' || c == '+'))
+    {
+        if identifier(token) && !names.contains(&token) {
+            names.push(token);
+        }
+    }
+    if names.is_empty() {
+        return Vec::new();
+    }
+    let squashed = passages
+        .into_iter()
+        .map(squash)
+        .collect::<Vec<_>>()
+        .join(" ");
+    names
+        .into_iter()
+        .filter(|t| !mentioned(t, &squashed))
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_are_names_notes_do_not_paraphrase() {
+        for t in [
+            "DeepTau",
+            "EvtGen",
+            "XGBoost",
+            "GN2v01",
+            "DL1r",
+            "Pythia8",
+            "Run3",
+            "C_rn",
+            "V_eN",
+            "HLT_IsoMu24",
+            "W+jets",
+            "MG5",
+        ] {
+            assert!(identifier(t), "{t}");
+        }
+        for t in [
+            "GeV", "kHz", "TeV", "ttH", "ggF", "pTmiss", "ETmiss", "m_ll", "p_T", "BDT", "v4",
+            "e+e", "Powheg", "tau",
+        ] {
+            assert!(!identifier(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_name_no_passage_writes_is_unmentioned() {
+        let p = "Jets are b-tagged with DeepJet (medium working point); hadronic taus are vetoed.";
+        assert_eq!(
+            unmentioned(
+                "Name the DeepTau working point applied to hadronic taus.",
+                [p]
+            ),
+            ["DeepTau"]
+        );
+        assert!(unmentioned("Which DeepJet working point is used?", [p]).is_empty());
+        // No identifier in the question: nothing to check.
+        assert!(unmentioned("How are hadronic taus treated?", [p]).is_empty());
+        // Across passages, spelled with spaces, sub- and superscripts or marks.
+        let q = "What's C_rn for ttH with W+jets in Run3 at the B0s mass?";
+        let ps = [
+            "C_{rn} = 0.12 in tt̄H events.",
+            "The W + jets background of Run 3 and B⁰_s.",
+        ];
+        assert!(unmentioned(q, ps).is_empty(), "{:?}", unmentioned(q, ps));
+        // A trigger path named with its prefix, written without it: mentioned.
+        assert!(unmentioned(
+            "Which L1 seed feeds HLT_IsoMu24?",
+            ["IsoMu24 is seeded by L1_SingleMu22."]
+        )
+        .is_empty());
+        // Named twice, reported once.
+        assert_eq!(
+            unmentioned("EvtGen or not EvtGen?", ["Pythia 8 decays the b hadrons."]),
+            ["EvtGen"]
+        );
+    }
+}
