@@ -102,6 +102,9 @@ def check(args):
         for k in ("title", "abstract", "tags"):
             if not a.get(k):
                 errors.append(f"analysis {a.get('analysis_id')} lacks {k}")
+        # The statuses `mitra analyses import` accepts.
+        if a.get("status", "draft") not in ("draft", "in-review", "approved", "public"):
+            errors.append(f"analysis {a.get('analysis_id')}: unknown status {a.get('status')!r}")
         if args.abstract_words:
             lo, hi = parse_range(args.abstract_words)
             n = word_count(a.get("abstract", ""))

@@ -12,9 +12,11 @@ const FUNCTION_WORDS: &[&str] = &[
     "between", "about", "around", "up", "down", "when", "where",
 ];
 
-/// Words a number's window holds before it ("the number of trees is 14") and after it ("14
-/// input variables"): few, as a sentence names other things nearby.
+/// Words a number's window holds before it ("the number of trees is 14"): few, as a sentence
+/// names other things nearby.
 const BEFORE: usize = 2;
+
+/// Words a number's window holds after it ("14 input variables").
 const AFTER: usize = 3;
 
 /// The whole-number occurrences of `number` in `text`: (start, end) byte offsets.
@@ -109,14 +111,11 @@ pub fn other_noun(question: &str, claim: &str, cited: &[&grounding::Passage]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn passage(text: &str) -> grounding::Passage {
-        grounding::Passage::of_text(text)
-    }
+    use grounding::Passage;
 
     #[test]
     fn a_number_counting_another_noun_than_the_passage_s_is_another_fact() {
-        let p = passage(
+        let p = Passage::of_text(
             "Decision on the multivariate analysis: a gradient-boosted decision tree (BDT, \
              XGBoost) with 14 input variables; the BDT score is split into five categories.",
         );
@@ -134,12 +133,12 @@ mod tests {
 
     #[test]
     fn numbers_without_a_noun_on_either_side_are_not_read() {
-        let yields = passage("The expected signal yield is 12 in the best category.");
+        let yields = Passage::of_text("The expected signal yield is 12 in the best category.");
         let q = "How many signal events are expected in the best category?";
         // The passage writes 12 with no noun after it: not judged.
         assert!(!other_noun(q, "12 signal events are expected.", &[&yields]));
         // The claim writes a unit or nothing after the number: not judged.
-        let cut = passage("Muons need pT > 26 GeV and 2 jets.");
+        let cut = Passage::of_text("Muons need pT > 26 GeV and 2 jets.");
         assert!(!other_noun(
             "What is the muon threshold?",
             "It is 26 GeV.",
@@ -151,7 +150,7 @@ mod tests {
             &[&cut]
         ));
         // A number after a capitalised word is a name's (Run 2).
-        let run = passage("The search uses 2 partons in the matrix element.");
+        let run = Passage::of_text("The search uses 2 partons in the matrix element.");
         assert!(!other_noun(
             "Which data set?",
             "They use the Run 2 dataset.",
