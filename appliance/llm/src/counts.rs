@@ -1,16 +1,21 @@
 //! What a number counts: an answer saying "14 trees" where the notes write "14 input
 //! variables" gives another fact than the one the notes state, with the notes' own number.
 
-use crate::{grounding, kinds};
+use crate::{focus, grounding, kinds};
 
-/// Words after a number that name nothing it counts (English).
-const FUNCTION_WORDS: &[&str] = &[
-    "a", "an", "and", "are", "but", "for", "from", "has", "have", "into", "is", "its", "nor",
-    "not", "off", "one", "onto", "out", "over", "per", "than", "that", "the", "then", "this",
-    "times", "under", "was", "were", "which", "while", "with", "within", "without", "more", "less",
-    "fewer", "most", "least", "only", "each", "all", "both", "above", "below", "after", "before",
-    "between", "about", "around", "up", "down", "when", "where",
+/// Words after a number that name nothing it counts, besides the words of no content
+/// ([`focus::is_filler`]): prepositions and comparatives ("3 times", "12 above", "5 or
+/// fewer"), English.
+const NOT_COUNTED: &[&str] = &[
+    "a", "an", "is", "but", "nor", "off", "onto", "out", "over", "times", "under", "while",
+    "within", "without", "fewer", "least", "only", "both", "above", "below", "after", "before",
+    "between", "around", "up", "down",
 ];
+
+/// Whether `word` (lower case) names nothing a number counts.
+fn not_counted(word: &str) -> bool {
+    focus::is_filler(word) || NOT_COUNTED.contains(&word)
+}
 
 /// Words a number's window holds before it ("the number of trees is 14"): few, as a sentence
 /// names other things nearby.
@@ -19,21 +24,21 @@ const BEFORE: usize = 2;
 /// Words a number's window holds after it ("14 input variables").
 const AFTER: usize = 3;
 
-/// The whole-number occurrences of `number` in `text`: (start, end) byte offsets.
+/// The whole-number occurrences of `number` in `text`: (start, end) byte offsets. Not inside
+/// a word or a longer number ("14" in "14.5", "v14", "14th"); "14." ending a sentence is one.
 fn occurrences(text: &str, number: &str) -> Vec<(usize, usize)> {
-    text.match_indices(number)
-        .map(|(i, m)| (i, i + m.len()))
-        .filter(|&(s, e)| {
-            let before = text[..s].chars().next_back();
-            let mut after = text[e..].chars();
-            !before.is_some_and(|c| c.is_alphanumeric() || c == '.' || c == '_')
-                && match after.next() {
-                    Some(c) if c.is_ascii_digit() || c.is_alphabetic() || c == '_' => false,
-                    Some('.') => !after.next().is_some_and(|c| c.is_ascii_digit()),
-                    _ => true,
-                }
-        })
-        .collect()
+    grounding::occurrences(
+        text,
+        number,
+        |c| c.is_alphanumeric() || c == '.' || c == '_',
+        |c| c.is_ascii_digit() || c.is_alphabetic() || c == '_',
+    )
+    .filter(|&(_, e)| {
+        !text[e..]
+            .strip_prefix('.')
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+    })
+    .collect()
 }
 
 /// The words (letters and hyphens, lower case) of `text`, in order.
@@ -44,7 +49,7 @@ fn words(text: &str) -> impl DoubleEndedIterator<Item = String> + '_ {
 }
 
 /// The noun a number at `end` of `text` is written with: the word right after it (one space
-/// at most), when that is a word of three letters or more, not a unit or a function word.
+/// at most), when that is a word of three letters or more, not a unit nor [`not_counted`].
 fn noun_after(text: &str, end: usize) -> Option<String> {
     let rest = &text[end..];
     let rest = rest.strip_prefix(' ').unwrap_or(rest);
@@ -54,7 +59,7 @@ fn noun_after(text: &str, end: usize) -> Option<String> {
         .collect::<String>()
         .to_lowercase();
     let word = word.trim_end_matches('-');
-    (word.chars().count() >= 3 && !kinds::is_unit(word) && !FUNCTION_WORDS.contains(&word))
+    (word.chars().count() >= 3 && !kinds::is_unit(word) && !not_counted(word))
         .then(|| word.to_string())
 }
 
@@ -82,15 +87,15 @@ pub fn other_noun(question: &str, claim: &str, cited: &[&grounding::Passage]) ->
             let Some(noun) = noun_after(&claim, e) else {
                 return false;
             };
-            // The word before: a capitalised one names (Run 2, Table 3), unless a function
-            // word opening the sentence ("The 14 …").
+            // The word before: a capitalised one names (Run 2, Table 3), unless a word that
+            // counts nothing, opening the sentence ("The 14 …").
             let before = claim[..s]
                 .trim_end()
                 .rsplit(|c: char| !c.is_alphanumeric())
                 .next()
                 .unwrap_or_default();
             let named = before.chars().next().is_some_and(char::is_uppercase)
-                && !FUNCTION_WORDS.contains(&before.to_lowercase().as_str());
+                && !not_counted(&before.to_lowercase());
             if named {
                 return false;
             }

@@ -93,6 +93,11 @@ const FILLER: &[&str] = &[
     "her",
 ];
 
+/// Whether `word` (lower case) carries no content of its own ([`FILLER`]).
+pub(crate) fn is_filler(word: &str) -> bool {
+    FILLER.contains(&word)
+}
+
 /// Content words of `s`: letters or digits with inner hyphens, three characters or more (or
 /// any number), case folded, a plural `s` dropped, filler words left out.
 pub(crate) fn content(s: &str) -> HashSet<String> {

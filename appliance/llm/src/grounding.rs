@@ -155,18 +155,33 @@ pub fn has_number(text: &str, number: &str) -> bool {
 }
 
 /// Whether `needle` occurs in `text` with no character `joins_before` accepts just before it
-/// and none `joins_after` accepts just after it.
+/// and none `joins_after` accepts just after it ([`occurrences`]).
 pub(crate) fn occurs(
     text: &str,
     needle: &str,
     joins_before: impl Fn(char) -> bool,
     joins_after: impl Fn(char) -> bool,
 ) -> bool {
-    text.match_indices(needle).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + needle.len()..].chars().next();
-        !before.is_some_and(&joins_before) && !after.is_some_and(&joins_after)
-    })
+    occurrences(text, needle, joins_before, joins_after)
+        .next()
+        .is_some()
+}
+
+/// Where `needle` occurs in `text` with no character `joins_before` accepts just before it
+/// and none `joins_after` accepts just after it: the byte ranges, in order.
+pub(crate) fn occurrences<'a>(
+    text: &'a str,
+    needle: &'a str,
+    joins_before: impl Fn(char) -> bool + 'a,
+    joins_after: impl Fn(char) -> bool + 'a,
+) -> impl Iterator<Item = (usize, usize)> + 'a {
+    text.match_indices(needle)
+        .map(|(i, m)| (i, i + m.len()))
+        .filter(move |&(s, e)| {
+            let before = text[..s].chars().next_back();
+            let after = text[e..].chars().next();
+            !before.is_some_and(&joins_before) && !after.is_some_and(&joins_after)
+        })
 }
 
 /// Numbers written in `s` (digits with their decimal part), Unicode minus and superscripts
