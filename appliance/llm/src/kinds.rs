@@ -22,6 +22,8 @@ pub enum Kind {
     Angle,
     /// Standard deviations.
     Significance,
+    /// V, kV (a high-voltage working point).
+    Voltage,
     /// No unit: a count, a ratio, a score.
     Plain,
 }
@@ -72,6 +74,8 @@ const UNITS: &[(&str, Kind)] = &[
     ("σ", Kind::Significance),
     ("sigma", Kind::Significance),
     ("standard deviations", Kind::Significance),
+    ("kv", Kind::Voltage),
+    ("v", Kind::Voltage),
 ];
 
 /// Phrases of a question that ask for a quantity of a few kinds; the kinds of every phrase that
@@ -123,11 +127,29 @@ const ASKS: &[(&[&str], &[Kind])] = &[
         &["what share", "what fraction", "what percentage", "percent"],
         &[Kind::Percent, Kind::Plain, Kind::Luminosity],
     ),
+    // A voltage, or its share of the nominal one.
+    (
+        &["hv", "high voltage", "high-voltage", "voltage"],
+        &[Kind::Voltage, Kind::Plain, Kind::Percent],
+    ),
+    // Isolation relative to the object's pT is a ratio, not an energy sum.
+    (
+        &["relative isolation", "rel iso", "reliso", "relative iso"],
+        &[Kind::Plain, Kind::Percent],
+    ),
 ];
 
-/// "How" and a word for momentum that asks for an energy when the question names a particle
-/// ("how soft may the second muon be"), not a cut ("how hard is the BDT cut").
-const HOW_ENERGETIC: &[&str] = &["how soft", "how hard", "how energetic"];
+/// "How" and a word for momentum, or a lowest pT, that asks for an energy when the question
+/// names a particle ("how soft may the second muon be", "min pT of each muon leg"), not a cut
+/// ("how hard is the BDT cut").
+const HOW_ENERGETIC: &[&str] = &[
+    "how soft",
+    "how hard",
+    "how energetic",
+    "min pt",
+    "minimum pt",
+    "lowest pt",
+];
 
 /// Stems of the words for particles and reconstructed objects.
 const OBJECTS: &[&str] = &[
@@ -317,6 +339,20 @@ mod tests {
             "What luminosity uncertainty is assigned?",
             &["It is 1.6%."]
         ));
+        // A voltage, a ratio, an energy: their own kinds.
+        let hv = "What HV working point were the chambers operated at?";
+        assert!(other_kind(hv, &["The HV working point was 13.6 TeV."]));
+        assert!(!other_kind(hv, &["They ran at 3.2 kV."]));
+        assert!(!other_kind(
+            hv,
+            &["At 680 μA on the divider, 98% of nominal."]
+        ));
+        let iso = "What relative isolation cut is put on the tag muon?";
+        assert!(other_kind(iso, &["The relative isolation cut is 9 GeV."]));
+        assert!(!other_kind(iso, &["I_rel < 0.15."]));
+        let min = "min pT for each muon leg of the upsilon candidates?";
+        assert!(other_kind(min, &["The min pT is 0.28."]));
+        assert!(!other_kind(min, &["p_T^μ > 3.5 GeV."]));
         // Right answers a first version refused (a helper's probes): every phrase's kinds
         // count, "how hard" needs a particle, dependence questions are not checked.
         for (q, a) in [

@@ -25,6 +25,8 @@ const GROUPS: &[&[&[&str]]] = &[
         &["observed", "observe", "observes", "measured", "fitted"],
     ],
     &[&["majorana"], &["dirac"]],
+    // Quarkonium states: "Υ(2S)", "ψ(2S)", "the 3S".
+    &[&["1s"], &["2s"], &["3s"]],
     &[
         &["electron", "electrons", "dielectron", "ee", "e+e-"],
         &["muon", "muons", "dimuon", "μ", "μμ", "mu"],
@@ -48,6 +50,19 @@ const GROUPS: &[&[&[&str]]] = &[
 /// Whether `text` ([`focus::phrase_text`]) names a member with these spellings.
 fn names(text: &str, member: &[&str]) -> bool {
     member.iter().any(|p| focus::has_phrase(text, p))
+}
+
+/// Whether `text` ([`focus::phrase_text`]) names a member only after "not" ("the expected
+/// (not observed) limit").
+fn negated(text: &str, member: &[&str]) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '+')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let named: Vec<usize> = (0..words.len())
+        .filter(|&i| member.iter().any(|m| m.split(' ').next() == Some(words[i])))
+        .collect();
+    !named.is_empty() && named.iter().all(|&i| i > 0 && words[i - 1] == "not")
 }
 
 /// The segments of `text`, normalised ([`grounding::normalize`], [`focus::phrase_text`]):
@@ -115,7 +130,10 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
     }
     let q = focus::phrase_text(&grounding::normalize(question));
     GROUPS.iter().any(|group| {
-        let asked: Vec<usize> = (0..group.len()).filter(|&i| names(&q, group[i])).collect();
+        // "the expected (not observed) limit" asks for one member.
+        let asked: Vec<usize> = (0..group.len())
+            .filter(|&i| names(&q, group[i]) && !negated(&q, group[i]))
+            .collect();
         let [a] = asked[..] else {
             return false;
         };
@@ -159,6 +177,39 @@ mod tests {
             &[&p]
         ));
         assert!(!other_qualifier(q, "No significant signal is seen.", &[&p]));
+    }
+
+    #[test]
+    fn another_state_or_a_negated_qualifier_does_not_answer() {
+        let p = passage(
+            "* total acceptance × efficiency for Υ(1S) integrated: 0.192 (PbPb), 0.231 (pp)\n\n\
+             | State | R_AA |\n|---|---|\n| Υ(2S) | 0.12 ± 0.02 |",
+        );
+        let q = "what's acceptance x efficiency for the 2S in PbPb, integrated?";
+        assert!(other_qualifier(
+            q,
+            "The acceptance × efficiency for Υ(1S) integrated is 0.192.",
+            &[&p]
+        ));
+        assert!(!other_qualifier(
+            "what's acceptance x efficiency for the 1S in PbPb?",
+            "It is 0.192.",
+            &[&p]
+        ));
+        assert!(!other_qualifier(
+            "R_AA of the 2S?",
+            "R_AA(Υ(2S)) = 0.12.",
+            &[&p]
+        ));
+        // "expected (not observed)" asks for the expected one.
+        let p = passage("The observed limit is B < 0.08 % at cτ = 1 m.");
+        let q = "what's the expected (not observed) B(H→SS) limit at cτ = 1 m?";
+        assert!(other_qualifier(q, "It is B < 0.08 %.", &[&p]));
+        assert!(!other_qualifier(
+            "what's the observed (not expected) limit at cτ = 1 m?",
+            "It is B < 0.08 %.",
+            &[&p]
+        ));
     }
 
     #[test]
