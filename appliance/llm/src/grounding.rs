@@ -144,14 +144,19 @@ pub fn normalize(s: &str) -> String {
         .collect()
 }
 
-/// Whether `number` occurs in `text` as a whole number (not inside a longer one).
+/// Whether `number` occurs in `text` as a whole number (not inside a longer one: "14" is not
+/// in "114" nor in "14.5"; it is in "14." ending a sentence).
 pub fn has_number(text: &str, number: &str) -> bool {
-    occurs(
+    occurrences(
         text,
         number,
         |c| c.is_ascii_digit() || c == '.',
         |c| c.is_ascii_digit(),
     )
+    .any(|(_, end)| {
+        let mut after = text[end..].chars();
+        !(after.next() == Some('.') && after.next().is_some_and(|c| c.is_ascii_digit()))
+    })
 }
 
 /// Whether `needle` occurs in `text` with no character `joins_before` accepts just before it
@@ -748,6 +753,8 @@ mod tests {
             unwritten_numbers("It used 97.6 fb-1.", "", &[&a]),
             vec!["97.6"]
         );
+        // A whole number is not written inside a decimal one.
+        assert_eq!(unwritten_numbers("It used 96 fb-1.", "", &[&a]), vec!["96"]);
         assert_eq!(
             unwritten_numbers("Muons need 27 GeV.", "", &[&a]),
             vec!["27"]
