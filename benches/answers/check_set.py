@@ -242,6 +242,21 @@ def build_parser():
     return p
 
 
+# The expectations of realistic3 and realistic4 (each set's check.py passes them): 5
+# analyses, 2 docs each, 10 questions each (3 number, 1 name, 1 list/reason, 1 stale,
+# 3 absent, 1 other-analysis), mean overlap < 0.30, none above 0.40, and the old value of
+# every stale question still present in <id>-an.md.
+FIVE_BY_TEN = [
+    "--analyses", "5", "--docs-per-analysis", "2",
+    "--per-analysis", "10", "--answerable", "6",
+    "--kinds", "number=3,name=1,list+reason=1,stale=1,absent=3,other-analysis=1",
+    "--an-words", "900-1200", "--other-words", "400-800",
+    "--abstract-words", "80-120",
+    "--max-mean-overlap", "0.30", "--max-overlap", "0.40",
+    "--stale-old", "stale_old.json",
+]
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
     errors = check(args)
