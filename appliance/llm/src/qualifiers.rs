@@ -9,7 +9,8 @@ use crate::{focus, grounding, kinds};
 /// for expected, "measured" for observed), so that a value stated in those terms is not taken
 /// for the other member's. Only qualifiers that notes state beside the value they qualify are
 /// listed: years and data/simulation are not, as notes often leave the default implicit
-/// ("26 GeV, 24 GeV in 2016").
+/// ("26 GeV, 24 GeV in 2016"). The first group is expected or observed, where a limit stated
+/// with neither is the observed one ([`observed_by_default`]).
 const GROUPS: &[&[&[&str]]] = &[
     &[
         &[
@@ -129,7 +130,7 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         return false;
     }
     let q = focus::phrase_text(&grounding::normalize(question));
-    GROUPS.iter().any(|group| {
+    GROUPS.iter().enumerate().any(|(g, group)| {
         // "the expected (not observed) limit" asks for one member.
         let asked: Vec<usize> = (0..group.len())
             .filter(|&i| names(&q, group[i]) && !negated(&q, group[i]))
@@ -138,9 +139,34 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
             return false;
         };
         writing.iter().all(|s| {
-            !names(s, group[a]) && group.iter().enumerate().any(|(i, m)| i != a && names(s, m))
+            !names(s, group[a])
+                && (group.iter().enumerate().any(|(i, m)| i != a && names(s, m))
+                    || (g == 0 && a == 0 && observed_by_default(s)))
         })
     })
+}
+
+/// Words of a limit or an exclusion, which notes state unqualified when it is the observed one
+/// ("W′_SSM excluded below 5.7 TeV"), and words of a projection, which make it an expected one.
+const LIMIT: &[&str] = &[
+    "limit",
+    "limits",
+    "exclude",
+    "excludes",
+    "excluded",
+    "exclusion",
+    "upper bound",
+    "lower bound",
+];
+const PROJECTED: &[&str] = &["would", "could", "projected", "projection", "median"];
+
+/// Whether `segment` ([`segments`]) states a limit that, naming neither expected nor observed,
+/// is the observed one by the notes' convention.
+fn observed_by_default(segment: &str) -> bool {
+    let has = |p: &&str| focus::has_phrase(segment, p);
+    !GROUPS[0].iter().any(|m| names(segment, m))
+        && LIMIT.iter().any(has)
+        && !PROJECTED.iter().any(has)
 }
 
 #[cfg(test)]
@@ -201,6 +227,22 @@ mod tests {
             "R_AA(Υ(2S)) = 0.12.",
             &[&p]
         ));
+        // A limit stated unqualified is the observed one; a projection is not.
+        let p = passage("W′_SSM excluded below 5.7 TeV. Lumi is 138 fb-1.");
+        let q = "Before unblinding, up to what W′ mass did they expect to exclude?";
+        assert!(other_qualifier(
+            q,
+            "They expected to exclude up to 5.7 TeV.",
+            &[&p]
+        ));
+        assert!(!other_qualifier(q, "They used 138 fb-1.", &[&p]));
+        assert!(!other_qualifier(
+            "Up to what W′ mass did they exclude?",
+            "Up to 5.7 TeV.",
+            &[&p]
+        ));
+        let p = passage("With 300 fb-1 the search would exclude masses below 6.1 TeV.");
+        assert!(!other_qualifier(q, "Up to 6.1 TeV.", &[&p]));
         // "expected (not observed)" asks for the expected one.
         let p = passage("The observed limit is B < 0.08 % at cτ = 1 m.");
         let q = "what's the expected (not observed) B(H→SS) limit at cτ = 1 m?";
