@@ -24,6 +24,9 @@ pub enum Kind {
     Significance,
     /// V, kV (a high-voltage working point).
     Voltage,
+    /// A small number written with a negative power of ten (3.0 × 10⁻⁴, 1.5e-7): a branching
+    /// ratio, a coupling, a fraction; never a count or a significance.
+    Small,
     /// No unit: a count, a ratio, a score.
     Plain,
 }
@@ -108,7 +111,7 @@ const ASKS: &[(&[&str], &[Kind])] = &[
             "rate",
             "per second",
         ],
-        &[Kind::Rate, Kind::Percent, Kind::Plain],
+        &[Kind::Rate, Kind::Percent, Kind::Plain, Kind::Small],
     ),
     (
         &["significance"],
@@ -121,11 +124,11 @@ const ASKS: &[(&[&str], &[Kind])] = &[
             "branching fraction",
             "signal strength",
         ],
-        &[Kind::Plain, Kind::Percent],
+        &[Kind::Plain, Kind::Percent, Kind::Small],
     ),
     (
         &["what share", "what fraction", "what percentage", "percent"],
-        &[Kind::Percent, Kind::Plain, Kind::Luminosity],
+        &[Kind::Percent, Kind::Plain, Kind::Luminosity, Kind::Small],
     ),
     // A voltage, or its share of the nominal one.
     (
@@ -215,7 +218,8 @@ pub fn given(question: &str, claim: &str) -> Vec<Kind> {
 
 /// The numbers `claim` asserts (those `question` does not write), in order, each with its kind
 /// read off the unit after it. Digits inside a word (a trigger name, "fb-1") or before a hyphen
-/// and a word ("2-jet") are no number.
+/// and a word ("2-jet") are no number, nor is a confidence level ("95% CL"); a negative power
+/// of ten after a number makes it [`Kind::Small`] and is no number itself.
 pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
     let question = grounding::normalize(question);
     let text = grounding::normalize(claim).to_lowercase();
@@ -247,14 +251,48 @@ pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
             .strip_prefix('-')
             .and_then(|a| a.chars().next())
             .is_some_and(char::is_alphabetic);
-        if !label && !grounding::has_number(&question, number) {
-            out.push((number.to_string(), unit.map_or(Kind::Plain, |&(_, k)| k)));
+        let power = negative_power(after);
+        // "95% CL" names the confidence level of a limit, not a value.
+        let level = unit.is_some_and(|&(u, k)| {
+            k == Kind::Percent && {
+                let rest = spaced[u.len()..].trim_start();
+                rest.starts_with("confidence")
+                    || rest
+                        .strip_prefix("cl")
+                        .is_some_and(|r| !r.chars().next().is_some_and(char::is_alphanumeric))
+            }
+        });
+        if !label && !level && !grounding::has_number(&question, number) {
+            let kind = match (power, unit) {
+                (Some(_), _) => Kind::Small,
+                (None, Some(&(_, k))) => k,
+                (None, None) => Kind::Plain,
+            };
+            out.push((number.to_string(), kind));
         }
-        let skip = unit.map_or(len, |(u, _)| len + (after.len() - spaced.len()) + u.len());
+        let skip = match power {
+            Some(p) => len + p,
+            None => unit.map_or(len, |(u, _)| len + (after.len() - spaced.len()) + u.len()),
+        };
         before = rest[..skip].chars().next_back();
         rest = &rest[skip..];
     }
     out
+}
+
+/// The length in bytes of a negative power of ten opening `after` (normalised, lower case: "
+/// x 10^-4", "x10-7", "e-5"), if one does.
+fn negative_power(after: &str) -> Option<usize> {
+    let rest = if let Some(r) = after.strip_prefix("e-") {
+        r
+    } else {
+        let r = after.trim_start().strip_prefix('x')?.trim_start();
+        let r = r.strip_prefix("10")?.trim_start();
+        let r = r.strip_prefix('^').unwrap_or(r).trim_start();
+        r.strip_prefix('-')?
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0).then(|| after.len() - rest.len() + digits)
 }
 
 /// Whether the answer sentences `claims` give numbers, none of them of a kind `question` asks
@@ -301,6 +339,20 @@ mod tests {
             given("Q?", "mmed < 2 mmed, 7 events in the 0-jet and 1-jet bins"),
             [Kind::Plain, Kind::Plain]
         );
+        // A negative power of ten makes a small number, and is no number itself; a
+        // confidence level is none.
+        assert_eq!(
+            values(
+                "Q?",
+                "B < 3.0×10⁻⁴ at 95% CL, V < 1.5 x 10^-7, 2e-5 and 10 events"
+            ),
+            [
+                ("3.0".to_string(), Kind::Small),
+                ("1.5".to_string(), Kind::Small),
+                ("2".to_string(), Kind::Small),
+                ("10".to_string(), Kind::Plain),
+            ]
+        );
         // Numbers the question writes are restated, not given.
         assert_eq!(
             given("What does the 13 TeV run give?", "At 13 TeV, 4 GeV."),
@@ -339,6 +391,11 @@ mod tests {
             "What luminosity uncertainty is assigned?",
             &["It is 1.6%."]
         ));
+        // A branching ratio is no significance.
+        let sig = "What's the expected significance for a SM-strength signal?";
+        assert!(other_kind(sig, &["It is 3.0×10⁻⁴ at 95% CL."]));
+        assert!(!other_kind(sig, &["It is 1.2 standard deviations."]));
+        assert!(!other_kind(br, &["B < 3.0×10⁻⁴."]));
         // A voltage, a ratio, an energy: their own kinds.
         let hv = "What HV working point were the chambers operated at?";
         assert!(other_kind(hv, &["The HV working point was 13.6 TeV."]));
