@@ -12,14 +12,45 @@ const VARIABLE_BASES: &[&str] = &["m", "M", "p", "P", "E", "H"];
 /// in words or as symbols with sub- and superscripts.
 const VARIABLE_PREFIXES: &[&str] = &["pT", "ET", "HT", "mT"];
 
-/// The text as compared: lower-case ASCII letters, digits and `+`, all else dropped ("tt̄H"
-/// reads as "tth", "HLT_IsoMu24" as "hltisomu24", "W + jets" as "w+jets", "B⁰_s" as "b0s").
+/// Greek letters as physicists type them in ASCII ("sigma_vis" for σ_vis, "Upsilon" for Υ).
+const GREEK: &[(&str, &str)] = &[
+    ("αΑ", "alpha"),
+    ("βΒ", "beta"),
+    ("γΓ", "gamma"),
+    ("δΔ", "delta"),
+    ("εϵΕ", "epsilon"),
+    ("ζΖ", "zeta"),
+    ("ηΗ", "eta"),
+    ("θΘ", "theta"),
+    ("κΚ", "kappa"),
+    ("λΛ", "lambda"),
+    ("μµΜ", "mu"),
+    ("νΝ", "nu"),
+    ("ξΞ", "xi"),
+    ("πΠ", "pi"),
+    ("ρΡ", "rho"),
+    ("σςΣ", "sigma"),
+    ("τΤ", "tau"),
+    ("υΥ", "upsilon"),
+    ("φϕΦ", "phi"),
+    ("χΧ", "chi"),
+    ("ψΨ", "psi"),
+    ("ωΩ", "omega"),
+];
+
+/// The text as compared: lower-case ASCII letters, digits and `+`, Greek letters spelled out,
+/// all else dropped ("tt̄H" reads as "tth", "HLT_IsoMu24" as "hltisomu24", "W + jets" as
+/// "w+jets", "B⁰_s" as "b0s", "σ_vis" as "sigmavis").
 fn squash(text: &str) -> String {
-    grounding::normalize(text)
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '+')
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    for c in grounding::normalize(text).chars() {
+        if c.is_ascii_alphanumeric() || c == '+' {
+            out.push(c.to_ascii_lowercase());
+        } else if let Some((_, name)) = GREEK.iter().find(|(letters, _)| letters.contains(c)) {
+            out.push_str(name);
+        }
+    }
+    out
 }
 
 /// Whether `token` (ASCII letters, digits, `_` and `+`, none at either end) is an identifier:
@@ -146,6 +177,12 @@ mod tests {
             "The W + jets background of Run 3 and B⁰_s.",
         ];
         assert!(unmentioned(q, ps).is_empty(), "{:?}", unmentioned(q, ps));
+        // A Greek letter typed in ASCII: mentioned.
+        assert!(unmentioned(
+            "what's PCC's sigma_vis after everything, in barns?",
+            ["The PCC visible cross-section is σ_vis = 5.91 b."]
+        )
+        .is_empty());
         // A trigger path named with its prefix, written without it: mentioned.
         assert!(unmentioned(
             "Which L1 seed feeds HLT_IsoMu24?",
