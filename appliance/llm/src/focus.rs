@@ -159,9 +159,58 @@ fn states_number_word(text: &str) -> bool {
 }
 
 /// Whether `claim` gives a number as an answer to `question`: one in words, or in digits that
-/// the question does not write ("Run 3" restated from the question gives none).
+/// the question does not write ("Run 3" restated from the question gives none) and that do
+/// not number a table, figure or section ("given in Table 2" gives none).
 pub fn gives_number(question: &str, claim: &str) -> bool {
-    states_number_word(claim) || !grounding::claimed_numbers(claim, question).is_empty()
+    states_number_word(claim)
+        || !grounding::claimed_numbers(&without_references(claim), question).is_empty()
+}
+
+/// Words that a number after them points with: "Table 2", "Fig. 3", "Section 4.1".
+const REFERENCES: &[&str] = &[
+    "table",
+    "tables",
+    "fig",
+    "figs",
+    "figure",
+    "figures",
+    "section",
+    "sections",
+    "sec",
+    "appendix",
+    "eq",
+    "eqs",
+    "equation",
+    "equations",
+    "ref",
+    "refs",
+    "chapter",
+    "page",
+    "pages",
+    "excerpt",
+    "excerpts",
+    "line",
+    "lines",
+    "slide",
+    "slides",
+];
+
+/// `claim` without the numbers that point to a part of a document ([`REFERENCES`]).
+fn without_references(claim: &str) -> String {
+    let words: Vec<&str> = claim.split_whitespace().collect();
+    let points = |w: &str| {
+        let w = w.trim_end_matches(['.', ':']).to_lowercase();
+        REFERENCES.contains(&w.as_str())
+    };
+    words
+        .iter()
+        .enumerate()
+        .filter(|&(i, w)| {
+            !(i > 0 && points(words[i - 1]) && w.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .map(|(_, w)| *w)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Phrases of a question that asks for a quantity ("how many", "in percent", "in GeV").
@@ -417,5 +466,9 @@ mod tests {
             q,
             "The Run 3 uncertainty is taken from the lumi group."
         ));
+        // A number pointing to a table, a figure or a section is no answer.
+        assert!(!gives_number(q, "It is given in Table 2 of the appendix."));
+        assert!(!gives_number(q, "See Fig. 3 and Section 4.1."));
+        assert!(gives_number(q, "Table 2 gives 1.4%."));
     }
 }
