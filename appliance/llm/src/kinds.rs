@@ -91,10 +91,6 @@ const ASKS: &[(&[&str], &[Kind])] = &[
     (&["mass bound", "mass limit", "mass reach"], &[Kind::Energy]),
     (&["how many inverse", "how many fb"], &[Kind::Luminosity]),
     (
-        &["how much data"],
-        &[Kind::Luminosity, Kind::Percent, Kind::Plain],
-    ),
-    (
         &[
             "how many events",
             "how many candidates",
@@ -154,6 +150,9 @@ const HOW_ENERGETIC: &[&str] = &[
     "lowest pt",
 ];
 
+/// Words for an amount of recorded collisions, asked for with "how much".
+const AMOUNTS_OF_DATA: &[&str] = &["data", "lumi", "luminosity", "dataset", "statistics"];
+
 /// Stems of the words for particles and reconstructed objects.
 const OBJECTS: &[&str] = &[
     "muon",
@@ -198,6 +197,10 @@ pub fn asked(question: &str) -> Option<Vec<Kind>> {
             .any(|w| OBJECTS.iter().any(|o| w.starts_with(o)))
     {
         kinds.push(Kind::Energy);
+    }
+    // "How much (2022) data / lumi": a luminosity, or a share of one.
+    if has(&"how much") && words.iter().any(|w| AMOUNTS_OF_DATA.contains(w)) {
+        kinds.extend([Kind::Luminosity, Kind::Percent, Kind::Plain]);
     }
     (!kinds.is_empty()).then_some(kinds)
 }
@@ -391,6 +394,10 @@ mod tests {
             "What luminosity uncertainty is assigned?",
             &["It is 1.6%."]
         ));
+        // "How much … lumi" asks for a luminosity.
+        let lumi = "roughly how much 2022 lumi went into the tau ID SF derivation?";
+        assert!(other_kind(lumi, &["It was recorded at √s = 13.6 TeV."]));
+        assert!(!other_kind(lumi, &["About 34.3 fb⁻¹."]));
         // A branching ratio is no significance.
         let sig = "What's the expected significance for a SM-strength signal?";
         assert!(other_kind(sig, &["It is 3.0×10⁻⁴ at 95% CL."]));
