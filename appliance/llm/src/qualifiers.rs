@@ -28,6 +28,23 @@ const GROUPS: &[&[&[&str]]] = &[
     &[&["majorana"], &["dirac"]],
     // Quarkonium states: "Υ(2S)", "ψ(2S)", "the 3S".
     &[&["1s"], &["2s"], &["3s"]],
+    // How often a tagger keeps the real thing, or takes something else for it.
+    &[
+        &["efficiency", "efficiencies", "eff", "efficient"],
+        &[
+            "misidentification",
+            "misidentified",
+            "mis-identification",
+            "misid",
+            "mistag",
+            "mistags",
+            "mis-tag",
+            "mistagging",
+            "fake rate",
+            "fake rates",
+            "fake-rate",
+        ],
+    ],
     &[
         &["electron", "electrons", "dielectron", "ee", "e+e-"],
         &["muon", "muons", "dimuon", "μ", "μμ", "mu"],
@@ -225,6 +242,19 @@ mod tests {
         assert!(!other_qualifier(
             "R_AA of the 2S?",
             "R_AA(Υ(2S)) = 0.12.",
+            &[&p]
+        ));
+        // A tagger's misidentification rate is not its efficiency.
+        let p = passage(
+            "Tops are tagged with DeepAK8 at a working point with a 0.5% misidentification \
+             rate for QCD jets. b jets: 78% efficiency and 1% mistag rate.",
+        );
+        let q = "what's the signal eff of the DeepAK8 top WP?";
+        assert!(other_qualifier(q, "It is 0.5% for QCD jets.", &[&p]));
+        assert!(!other_qualifier("b-tag eff at the M WP?", "78%.", &[&p]));
+        assert!(!other_qualifier(
+            "light mistag rate at the M WP?",
+            "1%.",
             &[&p]
         ));
         // A limit stated unqualified is the observed one; a projection is not.
