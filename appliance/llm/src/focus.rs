@@ -117,6 +117,18 @@ pub(crate) fn content(s: &str) -> HashSet<String> {
         .collect()
 }
 
+/// [`content`] words without a past ending, where three letters or more remain ("added" →
+/// "add"; not "used", whose stem would be too short to compare).
+fn content_stems(s: &str) -> HashSet<String> {
+    content(s)
+        .into_iter()
+        .map(|w| match w.strip_suffix("ed") {
+            Some(stem) if stem.chars().count() >= 3 => stem.to_string(),
+            _ => w,
+        })
+        .collect()
+}
+
 /// Whether `claim` (a sentence without its citation marks) states nothing the question does
 /// not: "The b-tagging working point used is [1]." asked "Which b-tagging working point is
 /// used?". Such a sentence is not an answer, whatever a judge says of it.
@@ -127,8 +139,8 @@ pub fn restates(question: &str, claim: &str) -> bool {
     if is_closed(question) {
         return false;
     }
-    let q = content(question);
-    content(claim).iter().all(|w| q.contains(w))
+    let q = content_stems(question);
+    content_stems(claim).iter().all(|w| q.contains(w))
 }
 
 /// Whether `question` is a yes/no question (it opens with an auxiliary verb) or an
@@ -397,6 +409,13 @@ mod tests {
             "The b-tagging working points used are given in the excerpts."
         ));
         assert!(!restates(q, "The medium b-tagging working point is used."));
+        // A past form of the question's verb states nothing new.
+        let q = "which HLT bit did we add for the low-ptmiss regime?";
+        assert!(restates(
+            q,
+            "The HLT bit we added for the low-ptmiss regime is."
+        ));
+        assert!(!restates(q, "We added HLT_VBF_DiPFJet125 for it."));
         assert!(!restates(q, "It is 70% efficient."));
         let q = "How many new-boson masses got their own MC sample?";
         assert!(restates(q, "These masses are,, and."));
