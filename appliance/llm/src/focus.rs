@@ -117,11 +117,41 @@ pub(crate) fn content(s: &str) -> HashSet<String> {
         .collect()
 }
 
+/// Words (as [`content`] reads them) that point to where an answer would be without giving it:
+/// "This can be found in Excerpts [3].", "as stated in the analysis notes".
+const POINTERS: &[&str] = &[
+    "can",
+    "could",
+    "found",
+    "find",
+    "see",
+    "excerpt",
+    "shown",
+    "show",
+    "stated",
+    "state",
+    "given",
+    "listed",
+    "described",
+    "mentioned",
+    "indicated",
+    "reported",
+    "provided",
+    "according",
+    "analysi",
+    "note",
+    "document",
+    "information",
+    "detail",
+];
+
 /// [`content`] words without a past ending, where three letters or more remain ("added" →
-/// "add"; not "used", whose stem would be too short to compare).
+/// "add"; not "used", whose stem would be too short to compare), and without words only
+/// pointing to the passages ([`POINTERS`]).
 fn content_stems(s: &str) -> HashSet<String> {
     content(s)
         .into_iter()
+        .filter(|w| !POINTERS.contains(&w.as_str()))
         .map(|w| match w.strip_suffix("ed") {
             Some(stem) if stem.chars().count() >= 3 => stem.to_string(),
             _ => w,
@@ -416,6 +446,10 @@ mod tests {
             "The HLT bit we added for the low-ptmiss regime is."
         ));
         assert!(!restates(q, "We added HLT_VBF_DiPFJet125 for it."));
+        // Pointing to the passages is no answer either.
+        assert!(restates(q, "This can be found in Excerpts."));
+        assert!(restates(q, "It is stated in the analysis notes."));
+        assert!(!restates(q, "It is shown in Fig. 3 as a function of pT."));
         assert!(!restates(q, "It is 70% efficient."));
         let q = "How many new-boson masses got their own MC sample?";
         assert!(restates(q, "These masses are,, and."));
