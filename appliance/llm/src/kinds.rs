@@ -283,8 +283,8 @@ pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
     out
 }
 
-/// The length in bytes of a negative power of ten opening `after` (normalised, lower case: "
-/// x 10^-4", "x10-7", "e-5"), if one does.
+/// The length in bytes of a negative power of ten opening `after` (normalised, lower case:
+/// " x 10^-4", "x10-7", "e-5"), if one does.
 fn negative_power(after: &str) -> Option<usize> {
     let rest = if let Some(r) = after.strip_prefix("e-") {
         r
