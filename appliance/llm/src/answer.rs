@@ -552,8 +552,8 @@ fn numbers_written_in(
 
 /// Why the judged sentences make no answer, if they do not: none kept and cited (all of them
 /// restating the question: unanswered; else unsupported), none supported at
-/// `min_answer_support`, or a quantity asked and no number given, or none of the kind asked
-/// ([`kinds::other_kind`]).
+/// `min_answer_support`, or a quantity asked (or a sentence giving a value dropped for its
+/// qualifier or noun) and no number given, or none of the kind asked ([`kinds::other_kind`]).
 fn answer_refusal(
     question: &str,
     sentences: &[Judged],
@@ -581,7 +581,13 @@ fn answer_refusal(
     if checks.min_answer_support.is_some_and(|m| best < m) {
         return Some(Refusal::Unsupported);
     }
-    if focus::asks_for_number(question)
+    // A value the passages give for another qualifier or noun was dropped: the question asked
+    // for a value, and what is kept around it without a number of its own does not answer
+    // ("Yes, we have it." beside the 1S value given for the 2S).
+    let wanted_value = sentences
+        .iter()
+        .any(|s| matches!(s.verdict, Verdict::OtherQualifier | Verdict::OtherNoun));
+    if (wanted_value || focus::asks_for_number(question))
         && !kept
             .iter()
             .any(|(_, c)| focus::gives_number(question, &c.claim))
@@ -598,6 +604,44 @@ fn answer_refusal(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_is_left_beside_a_value_given_for_another_qualifier_does_not_answer() {
+        let q = "Do we have the 2S nuclear modification factor in the 0-5% bin?";
+        let judged = |text: &str, verdict: Verdict| Judged {
+            text: text.into(),
+            cites: vec![0],
+            support: Some(1.0),
+            attributed: false,
+            restated: false,
+            verdict,
+        };
+        let split = grounding::sentences("Yes, we have it. It is 0.43 for the 1S.");
+        let checks = Checks {
+            relevance: true,
+            min_relevance: 0.3,
+            relevance_paragraphs: 2,
+            answer_paragraphs: 0,
+            first_look: None,
+            support: true,
+            min_support: 0.0,
+            min_answer_support: None,
+        };
+        let sentences = [
+            judged("Yes, we have it.", Verdict::Supported),
+            judged("It is 0.43 for the 1S.", Verdict::OtherQualifier),
+        ];
+        assert_eq!(
+            answer_refusal(q, &sentences, &split, checks),
+            Some(Refusal::Unanswered)
+        );
+        // Without that drop, a yes/no question is answered in its own words.
+        let sentences = [
+            judged("Yes, we have it.", Verdict::Supported),
+            judged("It is 0.43 for the 1S.", Verdict::Unsupported),
+        ];
+        assert_eq!(answer_refusal(q, &sentences, &split, checks), None);
+    }
 
     fn passage(text: &str) -> Passage {
         Passage::of_text(text)
