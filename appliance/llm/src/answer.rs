@@ -61,8 +61,9 @@ pub enum Refusal {
     /// `min_answer_support`).
     Unsupported,
     /// The answer does not answer: its sentences only restate the question, or the question
-    /// asks for a quantity and no kept sentence gives a number, or none of the kind asked (a
-    /// luminosity for a rate).
+    /// asks for a quantity (or a sentence giving a value was dropped for its qualifier or
+    /// noun) and no kept sentence gives a number, or none of the kind asked (a luminosity for
+    /// a rate).
     Unanswered,
 }
 
