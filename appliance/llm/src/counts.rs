@@ -27,17 +27,12 @@ const AFTER: usize = 3;
 /// The whole-number occurrences of `number` in `text`: (start, end) byte offsets. Not inside
 /// a word or a longer number ("14" in "14.5", "v14", "14th"); "14." ending a sentence is one.
 fn occurrences(text: &str, number: &str) -> Vec<(usize, usize)> {
-    grounding::occurrences(
+    grounding::number_occurrences(
         text,
         number,
         |c| c.is_alphanumeric() || c == '.' || c == '_',
         |c| c.is_ascii_digit() || c.is_alphabetic() || c == '_',
     )
-    .filter(|&(_, e)| {
-        !text[e..]
-            .strip_prefix('.')
-            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
-    })
     .collect()
 }
 

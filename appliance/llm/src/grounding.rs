@@ -147,15 +147,28 @@ pub fn normalize(s: &str) -> String {
 /// Whether `number` occurs in `text` as a whole number (not inside a longer one: "14" is not
 /// in "114" nor in "14.5"; it is in "14." ending a sentence).
 pub fn has_number(text: &str, number: &str) -> bool {
-    occurrences(
+    number_occurrences(
         text,
         number,
         |c| c.is_ascii_digit() || c == '.',
         |c| c.is_ascii_digit(),
     )
-    .any(|(_, end)| {
-        let mut after = text[end..].chars();
-        !(after.next() == Some('.') && after.next().is_some_and(|c| c.is_ascii_digit()))
+    .next()
+    .is_some()
+}
+
+/// Where `number` occurs in `text` as a whole number ([`occurrences`] with these boundaries),
+/// not as the integer part of a decimal ("14" of "14.5"; "14." ending a sentence is one).
+pub(crate) fn number_occurrences<'a>(
+    text: &'a str,
+    number: &'a str,
+    joins_before: impl Fn(char) -> bool + 'a,
+    joins_after: impl Fn(char) -> bool + 'a,
+) -> impl Iterator<Item = (usize, usize)> + 'a {
+    occurrences(text, number, joins_before, joins_after).filter(|&(_, end)| {
+        !text[end..]
+            .strip_prefix('.')
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
     })
 }
 

@@ -256,15 +256,8 @@ pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
             .is_some_and(char::is_alphabetic);
         let power = negative_power(after);
         // "95% CL" names the confidence level of a limit, not a value.
-        let level = unit.is_some_and(|&(u, k)| {
-            k == Kind::Percent && {
-                let rest = spaced[u.len()..].trim_start();
-                rest.starts_with("confidence")
-                    || rest
-                        .strip_prefix("cl")
-                        .is_some_and(|r| !r.chars().next().is_some_and(char::is_alphanumeric))
-            }
-        });
+        let level =
+            unit.is_some_and(|&(u, k)| k == Kind::Percent && names_a_level(&spaced[u.len()..]));
         if !label && !level && !grounding::has_number(&question, number) {
             let kind = match (power, unit) {
                 (Some(_), _) => Kind::Small,
@@ -281,6 +274,16 @@ pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
         rest = &rest[skip..];
     }
     out
+}
+
+/// Whether `after` (the text after a percentage, lower case) opens with "CL" or "confidence":
+/// the percentage is a confidence level.
+fn names_a_level(after: &str) -> bool {
+    let rest = after.trim_start();
+    let cl = rest
+        .strip_prefix("cl")
+        .is_some_and(|r| !r.starts_with(char::is_alphanumeric));
+    cl || rest.starts_with("confidence")
 }
 
 /// The length in bytes of a negative power of ten opening `after` (normalised, lower case:

@@ -4,27 +4,30 @@
 
 use crate::{focus, grounding, kinds};
 
+/// Spellings of an expected value ("predicted", "sensitivity" too).
+const EXPECTED: &[&str] = &[
+    "expected",
+    "expect",
+    "expects",
+    "a priori",
+    "a-priori",
+    "predicted",
+    "prediction",
+    "sensitivity",
+];
+
+/// Spellings of an observed value ("measured", "fitted" too).
+const OBSERVED: &[&str] = &["observed", "observe", "observes", "measured", "fitted"];
+
 /// Groups of mutually exclusive qualifiers; each member lists its spellings (lower case, whole
 /// words). A member's spellings include the words notes use for it in other terms ("predicted"
 /// for expected, "measured" for observed), so that a value stated in those terms is not taken
 /// for the other member's. Only qualifiers that notes state beside the value they qualify are
 /// listed: years and data/simulation are not, as notes often leave the default implicit
-/// ("26 GeV, 24 GeV in 2016"). The first group is expected or observed, where a limit stated
+/// ("26 GeV, 24 GeV in 2016"). In the group of [`EXPECTED`] and [`OBSERVED`], a limit stated
 /// with neither is the observed one ([`observed_by_default`]).
 const GROUPS: &[&[&[&str]]] = &[
-    &[
-        &[
-            "expected",
-            "expect",
-            "expects",
-            "a priori",
-            "a-priori",
-            "predicted",
-            "prediction",
-            "sensitivity",
-        ],
-        &["observed", "observe", "observes", "measured", "fitted"],
-    ],
+    &[EXPECTED, OBSERVED],
     &[&["majorana"], &["dirac"]],
     // Quarkonium states: "Υ(2S)", "ψ(2S)", "the 3S".
     &[&["1s"], &["2s"], &["3s"]],
@@ -147,7 +150,7 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         return false;
     }
     let q = focus::phrase_text(&grounding::normalize(question));
-    GROUPS.iter().enumerate().any(|(g, group)| {
+    GROUPS.iter().any(|group| {
         // "the expected (not observed) limit" asks for one member.
         let asked: Vec<usize> = (0..group.len())
             .filter(|&i| names(&q, group[i]) && !negated(&q, group[i]))
@@ -158,7 +161,7 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         writing.iter().all(|s| {
             !names(s, group[a])
                 && (group.iter().enumerate().any(|(i, m)| i != a && names(s, m))
-                    || (g == 0 && a == 0 && observed_by_default(s)))
+                    || (group[a] == EXPECTED && observed_by_default(s)))
         })
     })
 }
@@ -181,7 +184,8 @@ const PROJECTED: &[&str] = &["would", "could", "projected", "projection", "media
 /// is the observed one by the notes' convention.
 fn observed_by_default(segment: &str) -> bool {
     let has = |p: &&str| focus::has_phrase(segment, p);
-    !GROUPS[0].iter().any(|m| names(segment, m))
+    !names(segment, EXPECTED)
+        && !names(segment, OBSERVED)
         && LIMIT.iter().any(has)
         && !PROJECTED.iter().any(has)
 }
