@@ -23,8 +23,8 @@ const OBSERVED: &[&str] = &["observed", "observe", "observes", "measured", "fitt
 /// words). A member's spellings include the words notes use for it in other terms ("predicted"
 /// for expected, "measured" for observed), so that a value stated in those terms is not taken
 /// for the other member's. Only qualifiers that notes state beside the value they qualify are
-/// listed: years and data/simulation are not, as notes often leave the default implicit
-/// ("26 GeV, 24 GeV in 2016"). In the group of [`EXPECTED`] and [`OBSERVED`], a limit stated
+/// listed: data/simulation is not, as notes often leave the default implicit; years are judged
+/// apart, clause by clause ([`other_year`]: "26 GeV, 24 GeV in 2016"). In the group of [`EXPECTED`] and [`OBSERVED`], a limit stated
 /// with neither is the observed one ([`observed_by_default`]).
 const GROUPS: &[&[&[&str]]] = &[
     &[EXPECTED, OBSERVED],
@@ -163,7 +163,109 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
                 && (group.iter().enumerate().any(|(i, m)| i != a && names(s, m))
                     || (group[a] == EXPECTED && observed_by_default(s)))
         })
+    }) || other_year(&q, &asserted, &writing)
+}
+
+/// Words before a year that make it the bound of a period ("since 2018"), not the year asked.
+const PERIOD: &[&str] = &[
+    "since", "after", "before", "until", "till", "through", "from", "post", "pre", "by",
+];
+
+/// Whether the question ([`focus::phrase_text`]) names one year, and every segment in
+/// `writing` names, in each clause that writes a number of `asserted`, only other years: "the
+/// 2023 calibration gives a total uncertainty of 1.3%" for "what was the lumi uncertainty for
+/// 2022?". A year is a qualifier only in the clause of its value: notes leave the default
+/// year implicit ("26 GeV (24 GeV in 2016)" gives 26 GeV for 2017), so a clause naming no
+/// year is not judged.
+fn other_year(question: &str, asserted: &[String], writing: &[String]) -> bool {
+    let asked = years(question);
+    let [(year, at)] = asked[..] else {
+        return false;
+    };
+    let before = question[..at].split_whitespace().next_back();
+    if before.is_some_and(|w| PERIOD.contains(&w)) {
+        return false;
+    }
+    writing.iter().all(|s| {
+        let named: Vec<u16> = s
+            .split([',', ';', '(', ')', ':'])
+            .filter(|clause| asserted.iter().any(|n| grounding::has_number(clause, n)))
+            .flat_map(|clause| years(clause).into_iter().map(|(y, _)| y))
+            .collect();
+        !named.is_empty() && !named.contains(&year)
     })
+}
+
+/// The years `text` ([`focus::phrase_text`]) names, each with the byte offset where it is
+/// written: 1990–2039 in four digits or as 'yy ("'18 data"), and the years inside a range
+/// ("2016-2018"). A number before a unit ("2000 gev") or inside a longer one is no year.
+fn years(text: &str) -> Vec<(u16, usize)> {
+    let mut out: Vec<(u16, usize)> = Vec::new();
+    let mut last_end = None;
+    let mut prev = None;
+    let mut skip_to = 0;
+    for (start, c) in text.char_indices() {
+        let before = prev.replace(c);
+        if start < skip_to
+            || !c.is_ascii_digit()
+            || before.is_some_and(|b| b.is_alphanumeric() || b == '.')
+        {
+            continue;
+        }
+        let len = text[start..].bytes().take_while(u8::is_ascii_digit).count();
+        let (digits, after) = (&text[start..start + len], &text[start + len..]);
+        skip_to = start + len;
+        let prev = before;
+        let joined = after.starts_with(|c: char| c.is_alphanumeric())
+            || after
+                .strip_prefix('.')
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+        let unit = after
+            .strip_prefix(' ')
+            .map(|r| r.split(|c: char| !c.is_alphanumeric() && c != '%').next())
+            .is_some_and(|w| w.is_some_and(kinds::is_unit));
+        if joined || unit {
+            continue;
+        }
+        // "'18": the apostrophe opens the year (not a word's, as in "rock'18").
+        let apostrophe = match prev {
+            Some(c @ ('\'' | '’')) => Some(start - c.len_utf8()),
+            _ => None,
+        }
+        .filter(|&o| {
+            !text[..o]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+        });
+        let short = apostrophe.is_some();
+        let open = apostrophe.unwrap_or(start);
+        let Ok(n) = digits.parse::<u16>() else {
+            continue;
+        };
+        let year = match len {
+            4 if (1990..=2039).contains(&n) => n,
+            2 if short => {
+                if n < 40 {
+                    2000 + n
+                } else if n >= 90 {
+                    1900 + n
+                } else {
+                    continue;
+                }
+            }
+            _ => continue,
+        };
+        // "2016-2018", "2016 to 2018": the years between too.
+        if let (Some(end), Some(&(from, _))) = (last_end, out.last()) {
+            if matches!(text[end..open].trim(), "-" | "to") && from < year {
+                out.extend((from + 1..year).map(|y| (y, open)));
+            }
+        }
+        out.push((year, open));
+        last_end = Some(skip_to);
+    }
+    out
 }
 
 /// Words of a limit or an exclusion, which notes state unqualified when it is the observed one
@@ -286,6 +388,45 @@ mod tests {
             "It is B < 0.08 %.",
             &[&p]
         ));
+    }
+
+    #[test]
+    fn a_value_of_another_year_does_not_answer() {
+        // realistic4 lum-vdm-2023-q08: the 2023 calibration's uncertainty, asked for 2022.
+        let p = passage(
+            "The 2023 luminosity calibration based on vdM scans in fill 8999 gives a total \
+             uncertainty of 1.3% on the integrated luminosity of 27.2 fb⁻¹ recorded at √s = \
+             13.6 TeV.",
+        );
+        let q = "what was the total lumi unc for 2022?";
+        assert!(other_qualifier(q, "It was 1.3%.", &[&p]));
+        assert!(!other_qualifier(
+            "what was the total lumi unc for 2023?",
+            "1.3%.",
+            &[&p]
+        ));
+        assert!(!other_qualifier("total lumi unc in '23?", "1.3%.", &[&p]));
+        assert!(other_qualifier("total lumi unc in ’22?", "1.3%.", &[&p]));
+        // A bound of a period, two years or none: not judged.
+        assert!(!other_qualifier("what changed since 2022?", "1.3%.", &[&p]));
+        assert!(!other_qualifier("lumi unc for '22+'23?", "1.3%.", &[&p]));
+        assert!(!other_qualifier(
+            "what was the total lumi unc?",
+            "1.3%.",
+            &[&p]
+        ));
+        // The default year is left implicit: only the clause of the value counts.
+        let p = passage("The leading muon needs pT > 26 GeV (24 GeV in 2016).");
+        let q = "What pT must the leading muon have in 2017?";
+        assert!(!other_qualifier(q, "26 GeV.", &[&p]));
+        assert!(other_qualifier(q, "24 GeV.", &[&p]));
+        // A range names the years inside it; a mass is no year.
+        let p = passage("The 2016-2018 data give 138 fb-1. The Z′ is excluded below 2035 GeV.");
+        assert!(!other_qualifier("How much 2017 data?", "138 fb-1.", &[&p]));
+        let named = |t: &str| years(t).into_iter().map(|(y, _)| y).collect::<Vec<_>>();
+        assert!(named("excluded below 2035 gev, 2016.5, hlt_mu2017").is_empty());
+        assert_eq!(named("'16 to '18, rock'n'roll'17"), [2016, 2017, 2018]);
+        assert!(other_qualifier("How much 2022 data?", "138 fb-1.", &[&p]));
     }
 
     #[test]
