@@ -90,25 +90,47 @@ fn negated(text: &str, member: &[&str]) -> bool {
 /// its sentences and list items ([`grounding::sentence_ends`]), and its table rows, each read
 /// with its table's header row (where a column names the qualifier: "Best observed limit").
 pub(crate) fn segments(text: &str) -> Vec<String> {
+    read_segments(text, false)
+}
+
+/// The longest line read as a table's caption ([`read_segments`]).
+const CAPTION_BYTES: usize = 200;
+
+/// [`segments`], each table row read, with `captions`, also with the line just before its
+/// table where that is one short sentence and no list item: a caption or heading ("8. Results
+/// (0–90 %, integrated)") often holds the qualifier of every row; a paragraph does not.
+fn read_segments(text: &str, captions: bool) -> Vec<String> {
     let text = grounding::normalize(text);
     let mut out = Vec::new();
     let mut header: Option<&str> = None;
+    let mut before: Option<&str> = None;
     for line in text.lines() {
         let row = line.trim();
         if row.starts_with('|') {
             if row.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')) {
                 continue;
             }
+            let caption = before
+                .filter(|c| {
+                    captions
+                        && c.len() <= CAPTION_BYTES
+                        && !c.starts_with(['*', '-', '+', '•'])
+                        && grounding::sentence_ends(c).iter().all(|&e| e == c.len())
+                })
+                .unwrap_or("");
             match header {
                 None => {
                     header = Some(row);
-                    out.push(focus::phrase_text(row));
+                    out.push(focus::phrase_text(&format!("{row} {caption}")));
                 }
-                Some(h) => out.push(focus::phrase_text(&format!("{row} {h}"))),
+                Some(h) => out.push(focus::phrase_text(&format!("{row} {h} {caption}"))),
             }
             continue;
         }
         header = None;
+        if !row.is_empty() {
+            before = Some(row);
+        }
         let mut from = 0;
         for end in grounding::sentence_ends(line)
             .into_iter()
@@ -143,7 +165,7 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
     }
     let writing: Vec<String> = cited
         .iter()
-        .flat_map(|p| segments(&p.text))
+        .flat_map(|p| read_segments(&p.text, true))
         .filter(|s| asserted.iter().all(|n| grounding::has_number(s, n)))
         .collect();
     if writing.is_empty() {
@@ -164,6 +186,72 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
                     || (group[a] == EXPECTED && observed_by_default(s)))
         })
     }) || other_year(&q, &asserted, &writing)
+        || other_bin(&q, &writing)
+}
+
+/// Whether the question ([`focus::phrase_text`]) names one bin ("0-5%", "25 to 30 GeV"), and
+/// every segment in `writing` names bins with the same unit, none of them that one: R_AA "in
+/// 0–90 %" for "R_AA of the 3S in central events, 0-50%?". A segment naming no bin of that
+/// unit is not judged (a value for all bins, or for the default one).
+fn other_bin(question: &str, writing: &[String]) -> bool {
+    let [asked] = bins(question)[..] else {
+        return false;
+    };
+    writing.iter().all(|s| {
+        let named: Vec<Bin> = bins(s).into_iter().filter(|b| b.2 == asked.2).collect();
+        !named.is_empty() && !named.iter().any(|b| b.0 == asked.0 && b.1 == asked.1)
+    })
+}
+
+/// A bin: its lower and upper edge as written, and the unit after it ("%", "gev", or "").
+type Bin<'a> = (f64, f64, &'a str);
+
+/// The bins `text` ([`focus::phrase_text`]) names: two numbers, the first the smaller, joined
+/// by "-" or "to" ("0-5%", "25 to 30 gev", "1.5-2.5"), with the unit after the second. A
+/// range of years ([`years`]) and a number inside a word ("me2-me4") are no bin.
+fn bins(text: &str) -> Vec<Bin<'_>> {
+    let mut numbers: Vec<(usize, usize, f64)> = Vec::new();
+    let mut prev = None;
+    let mut skip_to = 0;
+    for (start, c) in text.char_indices() {
+        let before = prev.replace(c);
+        if start < skip_to
+            || !c.is_ascii_digit()
+            || before.is_some_and(|b| b.is_alphanumeric() || b == '.' || b == '_')
+        {
+            continue;
+        }
+        let len = text[start..]
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(text.len() - start);
+        let digits = text[start..start + len].trim_end_matches('.');
+        skip_to = start + len;
+        if let Ok(v) = digits.parse::<f64>() {
+            numbers.push((start, start + digits.len(), v));
+        }
+    }
+    let is_year = |v: f64| v.fract() == 0.0 && (1990.0..=2039.0).contains(&v);
+    numbers
+        .windows(2)
+        .filter_map(|w| {
+            let ((_, a_end, a), (b_start, b_end, b)) = (w[0], w[1]);
+            let joined = matches!(text[a_end..b_start].trim(), "-" | "to");
+            if !joined || a >= b || (is_year(a) && is_year(b)) {
+                return None;
+            }
+            let after = text[b_end..].trim_start();
+            let unit = if after.starts_with('%') {
+                "%"
+            } else {
+                after
+                    .split(|c: char| !c.is_alphanumeric())
+                    .next()
+                    .filter(|w| kinds::is_unit(w))
+                    .unwrap_or("")
+            };
+            Some((a, b, unit))
+        })
+        .collect()
 }
 
 /// Words before a year that make it the bound of a period ("since 2018"), not the year asked.
@@ -427,6 +515,48 @@ mod tests {
         assert!(named("excluded below 2035 gev, 2016.5, hlt_mu2017").is_empty());
         assert_eq!(named("'16 to '18, rock'n'roll'17"), [2016, 2017, 2018]);
         assert!(other_qualifier("How much 2022 data?", "138 fb-1.", &[&p]));
+    }
+
+    #[test]
+    fn a_value_of_another_bin_does_not_answer() {
+        // realistic3 hin-upsilon-q07/q08: the table's caption names its centrality bin.
+        let p = passage(
+            "8. Results (0–90 %, integrated, p_T < 30 GeV, |y| < 2.4)\n\n| state | R_AA |\n\
+             |---|---|\n| Υ(1S) | 0.43 ± 0.01 (stat) ± 0.03 (syst) |\n| Υ(3S) | < 0.06 at 95 % \
+             CL |\n\n* R_AA(3S, 50–90 %) = 0.29 ± 0.09 ± 0.05; R_AA(1S) in 0–5 % = 0.34 ± 0.02",
+        );
+        let q = "what's R_AA of the 3S in central events, 0-50%?";
+        assert!(other_qualifier(q, "It is < 0.06 at 95% CL.", &[&p]));
+        assert!(!other_qualifier("R_AA(3S), 0-90%?", "It is < 0.06.", &[&p]));
+        assert!(!other_qualifier(
+            "R_AA(3S), 50 to 90 %?",
+            "0.29 ± 0.09.",
+            &[&p]
+        ));
+        assert!(other_qualifier("R_AA(3S), 0-50 %?", "0.29 ± 0.09.", &[&p]));
+        assert!(!other_qualifier(
+            "R_AA(1S) in the 0-5% bin?",
+            "0.34.",
+            &[&p]
+        ));
+        // A bin of another unit, or none: not judged.
+        assert!(!other_qualifier(
+            "R_AA(3S) for pT 0-10 GeV?",
+            "< 0.06.",
+            &[&p]
+        ));
+        let p = passage("The 3S is suppressed: R_AA = 0.06.");
+        assert!(!other_qualifier(q, "It is 0.06.", &[&p]));
+        let named = |t: &str| {
+            bins(t)
+                .into_iter()
+                .map(|(a, b, u)| format!("{a}-{b}{u}"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            named("25 to 30 gev, 0.9 -0.8, me2-me4, 2016-2018, 1.5-2.5 and 0-jet"),
+            ["25-30gev", "1.5-2.5"]
+        );
     }
 
     #[test]
