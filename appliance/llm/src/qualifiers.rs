@@ -187,6 +187,75 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         })
     }) || other_year(&q, &asserted, &writing)
         || other_bin(&q, &writing)
+        || other_label(&q, &writing)
+}
+
+/// Whether the question ([`focus::phrase_text`]) names one label of a family (letters, then a
+/// number: "me1/1" of the muon stations, "dm10", "hlt_isomu24"), and every segment in
+/// `writing` names labels of that family, none of them that one: an efficiency "(ME2–ME4)"
+/// for "the trigger eff in ME1/1". A segment naming no label of the family is not judged.
+fn other_label(question: &str, writing: &[String]) -> bool {
+    let asked = labels(question);
+    asked.iter().any(|(family, label)| {
+        asked.iter().filter(|(f, _)| f == family).count() == 1
+            && writing.iter().all(|s| {
+                let named: Vec<(String, String)> =
+                    labels(s).into_iter().filter(|(f, _)| f == family).collect();
+                !named.is_empty() && !named.iter().any(|(_, l)| l == label)
+            })
+    })
+}
+
+/// The labels `text` ([`focus::phrase_text`]) names, each with its family (the letters before
+/// its first digit): words of letters (or "_") then a digit ("me1/1", "t2bw", "dm0"; "/" only
+/// between digits). A range ("me2-me4", "me2-4") names the labels inside it.
+fn labels(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let joins = |c: char| c.is_alphanumeric() || c == '_';
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut start = None;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (k, &(i, c)) in chars.iter().enumerate() {
+        let between_digits = c == '/'
+            && k > 0
+            && chars[k - 1].1.is_ascii_digit()
+            && chars.get(k + 1).is_some_and(|n| n.1.is_ascii_digit());
+        if joins(c) || between_digits {
+            start.get_or_insert(i);
+        } else if let Some(s) = start.take() {
+            words.push((s, &text[s..i]));
+        }
+    }
+    if let Some(s) = start {
+        words.push((s, &text[s..]));
+    }
+    let mut last: Option<(usize, String, u32)> = None;
+    for (at, word) in words {
+        let digit = word.find(|c: char| c.is_ascii_digit());
+        let Some(d) =
+            digit.filter(|&d| d > 0 && word[..d].chars().all(|c| c.is_alphabetic() || c == '_'))
+        else {
+            // "me2-4": a bare number after a label ends a range.
+            if let (Some((end, family, from)), Ok(to)) = (&last, word.parse::<u32>()) {
+                if text[*end..at].trim() == "-" && *from < to && to - from < 20 {
+                    out.extend((from + 1..=to).map(|n| (family.clone(), format!("{family}{n}"))));
+                }
+            }
+            last = None;
+            continue;
+        };
+        let family = word[..d].to_string();
+        let number = word[d..].parse::<u32>().ok();
+        if let (Some((end, f, from)), Some(to)) = (&last, number) {
+            let gap = text[*end..at].trim();
+            if *f == family && matches!(gap, "-" | "to") && *from < to && to - from < 20 {
+                out.extend((from + 1..to).map(|n| (family.clone(), format!("{family}{n}"))));
+            }
+        }
+        last = number.map(|n| (at + word.len(), family.clone(), n));
+        out.push((family, word.to_string()));
+    }
+    out
 }
 
 /// Whether the question ([`focus::phrase_text`]) names one bin ("0-5%", "25 to 30 GeV"), and
@@ -556,6 +625,26 @@ mod tests {
         assert_eq!(
             named("25 to 30 gev, 0.9 -0.8, me2-me4, 2016-2018, 1.5-2.5 and 0-jet"),
             ["25-30gev", "1.5-2.5"]
+        );
+    }
+
+    #[test]
+    fn a_value_of_another_label_does_not_answer() {
+        // realistic3 exo-llp-mds-q09: the efficiency of stations ME2–ME4 given for ME1/1.
+        let p = passage(
+            "* L1 shower trigger efficiency for signal clusters with N_hits > 200: 92 % \
+             (ME2–ME4), plateau reached by ~300 hits.\n* HLT_IsoMu24 (2016): 91 %.",
+        );
+        let q = "what's the L1 shower trigger eff in ME1/1 with the 2023 Tight seed?";
+        assert!(other_qualifier(q, "It is 92%.", &[&p]));
+        assert!(!other_qualifier("L1 shower eff in ME3?", "92%.", &[&p]));
+        assert!(!other_qualifier("L1 shower eff?", "92%.", &[&p]));
+        assert!(other_qualifier("HLT_IsoMu27 eff?", "91%.", &[&p]));
+        assert!(!other_qualifier("HLT_IsoMu24 eff?", "91%.", &[&p]));
+        let named = |t: &str| labels(t).into_iter().map(|(_, l)| l).collect::<Vec<_>>();
+        assert_eq!(
+            named("me1/1 and me2-me4, dm10; t2bw/t2tt, 13 tev, l1, me2-3"),
+            ["me1/1", "me2", "me3", "me4", "dm10", "t2bw", "t2tt", "l1", "me2", "me3"]
         );
     }
 
