@@ -1,7 +1,7 @@
 //! What a number counts: an answer saying "14 trees" where the notes write "14 input
 //! variables" gives another fact than the one the notes state, with the notes' own number.
 
-use crate::{focus, grounding, kinds};
+use crate::{focus, grounding, kinds, qualifiers};
 
 /// Words after a number that name nothing it counts, besides the words of no content
 /// ([`focus::is_filler`]): prepositions and comparatives ("3 times", "12 above", "5 or
@@ -70,7 +70,8 @@ fn same_word(a: &str, b: &str) -> bool {
 /// passages never write near that number, while they write it with a noun of their own ("14
 /// input variables"): the claim counts something else with the passages' number. A number
 /// after a capitalised word (Run 2, Table 3) is a name's, and not read here; so is one the
-/// passages write with no noun after it (a table cell, "a yield of 12 in the best category").
+/// passages write with no noun after it (a table cell, "a yield of 12 in the best category"),
+/// and a year ([`qualifiers::is_year`]).
 pub fn other_noun(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
     let claim = grounding::normalize(claim);
     let texts: Vec<String> = cited
@@ -78,6 +79,10 @@ pub fn other_noun(question: &str, claim: &str, cited: &[&grounding::Passage]) ->
         .map(|p| grounding::normalize(&p.text))
         .collect();
     kinds::values(question, &claim).iter().any(|(number, _)| {
+        // A year counts nothing ("the 2023 proton-proton run").
+        if qualifiers::is_year(number) {
+            return false;
+        }
         occurrences(&claim, number).into_iter().any(|(s, e)| {
             let Some(noun) = noun_after(&claim, e) else {
                 return false;
@@ -148,6 +153,13 @@ mod tests {
             "What is the muon threshold?",
             "It is 26.",
             &[&cut]
+        ));
+        // A year counts nothing (realistic4 lum-vdm-2023-q04).
+        let lumi = Passage::of_text("The 2023 calibration takes PCC as the primary luminometer.");
+        assert!(!other_noun(
+            "which lumi detector serves as the primary?",
+            "The primary luminometer for the 2023 proton-proton run is PCC.",
+            &[&lumi]
         ));
         // A number after a capitalised word is a name's (Run 2).
         let run = Passage::of_text("The search uses 2 partons in the matrix element.");

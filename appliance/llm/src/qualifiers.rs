@@ -353,6 +353,15 @@ fn other_year(question: &str, asserted: &[String], writing: &[String]) -> bool {
     })
 }
 
+/// Whether `number` (digits as [`kinds::values`] gives them) is a year: 1990–2039 in four
+/// digits.
+pub(crate) fn is_year(number: &str) -> bool {
+    number.len() == 4
+        && number
+            .parse::<u16>()
+            .is_ok_and(|n| (1990..=2039).contains(&n))
+}
+
 /// The years `text` ([`focus::phrase_text`]) names, each with the byte offset where it is
 /// written: 1990–2039 in four digits or as 'yy ("'18 data"), and the years inside a range
 /// ("2016-2018"). A number before a unit ("2000 gev") or inside a longer one is no year.
@@ -401,7 +410,7 @@ fn years(text: &str) -> Vec<(u16, usize)> {
             continue;
         };
         let year = match len {
-            4 if (1990..=2039).contains(&n) => n,
+            4 if is_year(digits) => n,
             2 if short => {
                 if n < 40 {
                     2000 + n
