@@ -329,12 +329,16 @@ const QUANTITY_NOUNS: &[&str] = &[
     "accept rate",
     "trigger rate",
     "event rate",
+    "scale factor",
+    "sf",
 ];
 
-/// Words after which the noun phrase a "what" question asks about ends.
+/// Words after which the noun phrase a "what" question asks about ends (verbs of coming out
+/// too: "what SF comes out for DM1").
 const PHRASE_END: &[&str] = &[
     "of", "on", "for", "in", "at", "does", "do", "did", "is", "are", "was", "were", "has", "have",
-    "had", "with", "from", "to", "by", "after", "before", "that", "which", "used", "they",
+    "had", "with", "from", "to", "by", "after", "before", "that", "which", "used", "they", "comes",
+    "come", "came", "goes", "went", "gets", "got", "ends", "turns",
 ];
 
 /// Verbs that can follow "what" directly ("what motivates the width", "what sets the
@@ -480,6 +484,7 @@ mod tests {
             "How soft is the second muon allowed to be?",
             "How lossy is the HLT step for selected candidates?",
             "How finely spaced are the generated mass points?",
+            "what SF comes out for DM1 at Medium?",
         ] {
             assert!(asks_for_number(q), "{q}");
         }
