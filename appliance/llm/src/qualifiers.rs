@@ -24,8 +24,9 @@ const OBSERVED: &[&str] = &["observed", "observe", "observes", "measured", "fitt
 /// for expected, "measured" for observed), so that a value stated in those terms is not taken
 /// for the other member's. Only qualifiers that notes state beside the value they qualify are
 /// listed: data/simulation is not, as notes often leave the default implicit; years are judged
-/// apart, clause by clause ([`other_year`]: "26 GeV, 24 GeV in 2016"). In the group of [`EXPECTED`] and [`OBSERVED`], a limit stated
-/// with neither is the observed one ([`observed_by_default`]).
+/// apart, clause by clause ([`other_year`]: "26 GeV, 24 GeV in 2016"). In the group of
+/// [`EXPECTED`] and [`OBSERVED`], a limit stated with neither is the observed one
+/// ([`observed_by_default`]).
 const GROUPS: &[&[&[&str]]] = &[
     &[EXPECTED, OBSERVED],
     &[&["majorana"], &["dirac"]],
@@ -279,7 +280,39 @@ type Bin<'a> = (f64, f64, &'a str);
 /// by "-" or "to" ("0-5%", "25 to 30 gev", "1.5-2.5"), with the unit after the second. A
 /// range of years ([`years`]) and a number inside a word ("me2-me4") are no bin.
 fn bins(text: &str) -> Vec<Bin<'_>> {
-    let mut numbers: Vec<(usize, usize, f64)> = Vec::new();
+    let numbers: Vec<(usize, usize, &str)> = numbers_at(text)
+        .into_iter()
+        .map(|(s, e)| (s, e, &text[s..e]))
+        .collect();
+    numbers
+        .windows(2)
+        .filter_map(|w| {
+            let ((_, a_end, a), (b_start, b_end, b)) = (w[0], w[1]);
+            let (x, y) = (a.parse::<f64>().ok()?, b.parse::<f64>().ok()?);
+            let joined = matches!(text[a_end..b_start].trim(), "-" | "to");
+            if !joined || x >= y || (is_year(a) && is_year(b)) {
+                return None;
+            }
+            let after = text[b_end..].trim_start();
+            let unit = if after.starts_with('%') {
+                "%"
+            } else {
+                after
+                    .split(|c: char| !c.is_alphanumeric())
+                    .next()
+                    .filter(|w| kinds::is_unit(w))
+                    .unwrap_or("")
+            };
+            Some((x, y, unit))
+        })
+        .collect()
+}
+
+/// Where numbers are written in `text`: the byte ranges of digits with their decimal part
+/// ("2.5", "2016"; a final "." not included), not inside a word or a longer number ("v14",
+/// "hlt_mu50").
+fn numbers_at(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
     let mut prev = None;
     let mut skip_to = 0;
     for (start, c) in text.char_indices() {
@@ -293,34 +326,13 @@ fn bins(text: &str) -> Vec<Bin<'_>> {
         let len = text[start..]
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))
             .unwrap_or(text.len() - start);
-        let digits = text[start..start + len].trim_end_matches('.');
         skip_to = start + len;
-        if let Ok(v) = digits.parse::<f64>() {
-            numbers.push((start, start + digits.len(), v));
-        }
+        out.push((
+            start,
+            start + text[start..skip_to].trim_end_matches('.').len(),
+        ));
     }
-    let is_year = |v: f64| v.fract() == 0.0 && (1990.0..=2039.0).contains(&v);
-    numbers
-        .windows(2)
-        .filter_map(|w| {
-            let ((_, a_end, a), (b_start, b_end, b)) = (w[0], w[1]);
-            let joined = matches!(text[a_end..b_start].trim(), "-" | "to");
-            if !joined || a >= b || (is_year(a) && is_year(b)) {
-                return None;
-            }
-            let after = text[b_end..].trim_start();
-            let unit = if after.starts_with('%') {
-                "%"
-            } else {
-                after
-                    .split(|c: char| !c.is_alphanumeric())
-                    .next()
-                    .filter(|w| kinds::is_unit(w))
-                    .unwrap_or("")
-            };
-            Some((a, b, unit))
-        })
-        .collect()
+    out
 }
 
 /// Words before a year that make it the bound of a period ("since 2018"), not the year asked.
@@ -368,33 +380,17 @@ pub(crate) fn is_year(number: &str) -> bool {
 fn years(text: &str) -> Vec<(u16, usize)> {
     let mut out: Vec<(u16, usize)> = Vec::new();
     let mut last_end = None;
-    let mut prev = None;
-    let mut skip_to = 0;
-    for (start, c) in text.char_indices() {
-        let before = prev.replace(c);
-        if start < skip_to
-            || !c.is_ascii_digit()
-            || before.is_some_and(|b| b.is_alphanumeric() || b == '.')
-        {
-            continue;
-        }
-        let len = text[start..].bytes().take_while(u8::is_ascii_digit).count();
-        let (digits, after) = (&text[start..start + len], &text[start + len..]);
-        skip_to = start + len;
-        let prev = before;
-        let joined = after.starts_with(|c: char| c.is_alphanumeric())
-            || after
-                .strip_prefix('.')
-                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+    for (start, end) in numbers_at(text) {
+        let (digits, after) = (&text[start..end], &text[end..]);
         let unit = after
             .strip_prefix(' ')
             .map(|r| r.split(|c: char| !c.is_alphanumeric() && c != '%').next())
             .is_some_and(|w| w.is_some_and(kinds::is_unit));
-        if joined || unit {
+        if after.starts_with(char::is_alphanumeric) || unit {
             continue;
         }
         // "'18": the apostrophe opens the year (not a word's, as in "rock'18").
-        let apostrophe = match prev {
+        let apostrophe = match text[..start].chars().next_back() {
             Some(c @ ('\'' | '’')) => Some(start - c.len_utf8()),
             _ => None,
         }
@@ -404,32 +400,29 @@ fn years(text: &str) -> Vec<(u16, usize)> {
                 .next_back()
                 .is_some_and(char::is_alphanumeric)
         });
-        let short = apostrophe.is_some();
         let open = apostrophe.unwrap_or(start);
-        let Ok(n) = digits.parse::<u16>() else {
+        let year = if is_year(digits) {
+            digits.parse::<u16>().ok()
+        } else if digits.len() == 2 && apostrophe.is_some() {
+            match digits.parse::<u16>() {
+                Ok(n @ 0..40) => Some(2000 + n),
+                Ok(n @ 90..) => Some(1900 + n),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let Some(year) = year else {
             continue;
         };
-        let year = match len {
-            4 if is_year(digits) => n,
-            2 if short => {
-                if n < 40 {
-                    2000 + n
-                } else if n >= 90 {
-                    1900 + n
-                } else {
-                    continue;
-                }
-            }
-            _ => continue,
-        };
         // "2016-2018", "2016 to 2018": the years between too.
-        if let (Some(end), Some(&(from, _))) = (last_end, out.last()) {
-            if matches!(text[end..open].trim(), "-" | "to") && from < year {
+        if let (Some(last), Some(&(from, _))) = (last_end, out.last()) {
+            if matches!(text[last..open].trim(), "-" | "to") && from < year {
                 out.extend((from + 1..year).map(|y| (y, open)));
             }
         }
         out.push((year, open));
-        last_end = Some(skip_to);
+        last_end = Some(end);
     }
     out
 }
