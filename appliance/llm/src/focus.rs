@@ -161,7 +161,8 @@ fn content_stems(s: &str) -> HashSet<String> {
 
 /// Whether `claim` (a sentence without its citation marks) states nothing the question does
 /// not: "The b-tagging working point used is [1]." asked "Which b-tagging working point is
-/// used?". Such a sentence is not an answer, whatever a judge says of it.
+/// used?", or "The JES uncertainty … is given in the notes." asked "JES unc …?"
+/// ([`abbreviates`]). Such a sentence is not an answer, whatever a judge says of it.
 ///
 /// A yes/no or either/or question ("Is it a BDT or a DNN?") is answered in its own words, so
 /// no sentence restates one.
@@ -169,8 +170,21 @@ pub fn restates(question: &str, claim: &str) -> bool {
     if is_closed(question) {
         return false;
     }
-    let q = content_stems(question);
-    content_stems(claim).iter().all(|w| q.contains(w))
+    // Superscripts as digits: "10 ab⁻¹" states "ab-1", which "for the 10 TeV run" does not.
+    let q = content_stems(&grounding::normalize(question));
+    content_stems(&grounding::normalize(claim))
+        .iter()
+        .all(|w| q.contains(w) || q.iter().any(|a| abbreviates(a, w)))
+}
+
+/// Whether question word `short` is an abbreviation of claim word `word` by its opening
+/// letters, as physicists type them ("unc" for uncertainty, "ideo" for ideogram, "lumi" for
+/// luminosity): three letters or more, and `word` longer.
+fn abbreviates(short: &str, word: &str) -> bool {
+    short.chars().count() >= 3
+        && short.chars().all(char::is_alphabetic)
+        && word.len() > short.len()
+        && word.starts_with(short)
 }
 
 /// Whether `question` is a yes/no question (it opens with an auxiliary verb) or an
@@ -331,6 +345,8 @@ const QUANTITY_NOUNS: &[&str] = &[
     "event rate",
     "scale factor",
     "sf",
+    "precision",
+    "lumi",
 ];
 
 /// Words after which the noun phrase a "what" question asks about ends (verbs of coming out
@@ -359,8 +375,66 @@ const WHAT_VERBS: &[&str] = &[
     "changes",
 ];
 
-/// Whether the thing a "what/which" question asks about is a quantity noun: "what is the
-/// expected significance of …", "what mistag rate does … have".
+/// Words that open a question or a request other than a "what/which" one or a fragment.
+const OPENERS: &[&str] = &[
+    "how",
+    "why",
+    "where",
+    "when",
+    "who",
+    "whom",
+    "whose",
+    "whether",
+    "if",
+    "is",
+    "are",
+    "was",
+    "were",
+    "do",
+    "does",
+    "did",
+    "can",
+    "could",
+    "should",
+    "would",
+    "will",
+    "shall",
+    "may",
+    "might",
+    "must",
+    "has",
+    "have",
+    "had",
+    "tell",
+    "give",
+    "name",
+    "list",
+    "remind",
+    "describe",
+    "explain",
+    "walk",
+    "show",
+    "summarise",
+    "summarize",
+    "please",
+    "any",
+    "so",
+    "and",
+    "but",
+    "i",
+    "we",
+    "you",
+    "they",
+    "it",
+    "there",
+    "odd:",
+    "hey",
+    "ok",
+];
+
+/// Whether the thing a "what/which" question, or a fragment ("κλ precision at 3 TeV?"), asks
+/// about is a quantity noun: "what is the expected significance of …", "what mistag rate does
+/// … have".
 fn asks_for_quantity_noun(q: &str) -> bool {
     // A remark in parentheses ("(the legacy paper)") is not part of the phrase.
     let q = q.split('(').next().unwrap_or_default();
@@ -373,6 +447,8 @@ fn asks_for_quantity_noun(q: &str) -> bool {
     };
     let mut rest = match *first {
         "what" | "which" | "what's" => &words[1..],
+        // A fragment ("κλ precision at the 3 TeV stage?") is the phrase itself.
+        w if !OPENERS.contains(&w) => &words[..],
         _ => return false,
     };
     if let Some((w, tail)) = rest.split_first() {
@@ -458,6 +534,25 @@ mod tests {
         let q = "How many new-boson masses got their own MC sample?";
         assert!(restates(q, "These masses are,, and."));
         assert!(!restates(q, "There are 3 masses."));
+        // The question's abbreviations (realistic5 jme-jec-run3-q09, top-mass-ljets-q01).
+        let q = "JES unc at 30 GeV for jets around |eta| 2.5-3?";
+        assert!(restates(
+            q,
+            "The JES uncertainty at 30 GeV for jets around |eta| 2.5-3 is given in the analysis \
+             notes as."
+        ));
+        assert!(!restates(q, "The JES uncertainty there is 3.1%."));
+        let q = "where did the JSF land in the 2D ideo approach?";
+        assert!(restates(q, "The JSF landed in the 2D ideogram approach."));
+        assert!(!restates(
+            q,
+            "The JSF landed at 0.994 in the 2D ideogram approach."
+        ));
+        // A unit written in superscripts is stated (realistic5 mucol-hh-10tev-q01).
+        assert!(!restates(
+            "assumed total lumi for the 10 TeV run?",
+            "The assumed total luminosity for the 10 TeV run is 10 ab⁻¹."
+        ));
         // Yes/no and either/or questions are answered in their own words.
         assert!(!restates("Is it a BDT or a DNN?", "It is a BDT."));
         assert!(!restates(
@@ -485,6 +580,8 @@ mod tests {
             "How lossy is the HLT step for selected candidates?",
             "How finely spaced are the generated mass points?",
             "what SF comes out for DM1 at Medium?",
+            "κλ precision at the 3 TeV stage?",
+            "JER SF in the barrel for 2022?",
         ] {
             assert!(asks_for_number(q), "{q}");
         }
