@@ -1,7 +1,7 @@
 //! The kind of quantity a question asks for (an energy, a luminosity, a count…) and the kinds
 //! of the numbers an answer gives, read off their units (English questions).
 
-use crate::{focus, grounding};
+use crate::{focus, grounding, qualifiers};
 
 /// What a number measures, as its unit says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +50,10 @@ const UNITS: &[(&str, Kind)] = &[
     ("inverse femtobarn", Kind::Luminosity),
     ("inverse picobarns", Kind::Luminosity),
     ("inverse picobarn", Kind::Luminosity),
+    // An instantaneous luminosity, per area and second: a rate.
+    ("cm-2s-1", Kind::Rate),
+    ("cm-2 s-1", Kind::Rate),
+    ("/cm2/s", Kind::Rate),
     ("%", Kind::Percent),
     ("percent", Kind::Percent),
     ("µm", Kind::Length),
@@ -90,6 +94,16 @@ const UNITS: &[(&str, Kind)] = &[
 const ASKS: &[(&[&str], &[Kind])] = &[
     (&["mass bound", "mass limit", "mass reach"], &[Kind::Energy]),
     (&["how many inverse", "how many fb"], &[Kind::Luminosity]),
+    // The recorded amount, or its uncertainty.
+    (
+        &[
+            "integrated luminosity",
+            "integrated lumi",
+            "int. lumi",
+            "int lumi",
+        ],
+        &[Kind::Luminosity, Kind::Plain, Kind::Percent],
+    ),
     (
         &[
             "how many events",
@@ -222,7 +236,8 @@ pub fn given(question: &str, claim: &str) -> Vec<Kind> {
 /// The numbers `claim` asserts (those `question` does not write), in order, each with its kind
 /// read off the unit after it. Digits inside a word (a trigger name, "fb-1") or before a hyphen
 /// and a word ("2-jet") are no number, nor is a confidence level ("95% CL"); a negative power
-/// of ten after a number makes it [`Kind::Small`] and is no number itself.
+/// of ten after a number makes it [`Kind::Small`] and is no number itself; after a positive
+/// one the unit is read ("2.0 × 10³⁴ cm⁻²s⁻¹").
 pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
     let question = grounding::normalize(question);
     let text = grounding::normalize(claim).to_lowercase();
@@ -241,6 +256,14 @@ pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
             .unwrap_or(rest.len());
         let number = rest[..len].trim_end_matches('.');
         let after = &rest[len..];
+        let power = negative_power(after);
+        // "2.0 x 10^34 cm-2s-1": the unit is read after a positive power of ten.
+        let large = if power.is_none() {
+            positive_power(after).unwrap_or(0)
+        } else {
+            0
+        };
+        let after = &rest[len + large..];
         let spaced = after.strip_prefix(' ').unwrap_or(after);
         let unit = UNITS.iter().find(|(u, _)| {
             spaced.starts_with(u)
@@ -254,7 +277,6 @@ pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
             .strip_prefix('-')
             .and_then(|a| a.chars().next())
             .is_some_and(char::is_alphabetic);
-        let power = negative_power(after);
         // "95% CL" names the confidence level of a limit, not a value.
         let level =
             unit.is_some_and(|&(u, k)| k == Kind::Percent && names_a_level(&spaced[u.len()..]));
@@ -268,7 +290,9 @@ pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
         }
         let skip = match power {
             Some(p) => len + p,
-            None => unit.map_or(len, |(u, _)| len + (after.len() - spaced.len()) + u.len()),
+            None => unit.map_or(len + large, |(u, _)| {
+                len + large + (after.len() - spaced.len()) + u.len()
+            }),
         };
         before = rest[..skip].chars().next_back();
         rest = &rest[skip..];
@@ -301,6 +325,18 @@ fn negative_power(after: &str) -> Option<usize> {
     (digits > 0).then(|| after.len() - rest.len() + digits)
 }
 
+/// The length in bytes of a positive power of ten opening `after` (normalised, lower case,
+/// superscripts made digits: " x 10^34", "x 1034" for × 10³⁴); an exponent opening with 0
+/// ("x 100") is none.
+fn positive_power(after: &str) -> Option<usize> {
+    let r = after.trim_start().strip_prefix('x')?.trim_start();
+    let r = r.strip_prefix("10")?;
+    let r = r.strip_prefix('^').unwrap_or(r);
+    let r = r.strip_prefix('+').unwrap_or(r);
+    let digits = r.bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0 && !r.starts_with('0')).then(|| after.len() - r.len() + digits)
+}
+
 /// Whether the answer sentences `claims` give numbers, none of them of a kind `question` asks
 /// for: a luminosity for "at what output rate", a percentage for "how many events", a
 /// unit-less cut value for "how soft is the muon allowed to be".
@@ -308,7 +344,13 @@ pub fn other_kind(question: &str, claims: &[&str]) -> bool {
     let Some(kinds) = asked(question) else {
         return false;
     };
-    let given: Vec<Kind> = claims.iter().flat_map(|c| given(question, c)).collect();
+    // A year says when, not how much ("in 2023 the rate was 28 kHz").
+    let given: Vec<Kind> = claims
+        .iter()
+        .flat_map(|c| values(question, c))
+        .filter(|(n, _)| !qualifiers::is_year(n))
+        .map(|(_, k)| k)
+        .collect();
     !given.is_empty() && !given.iter().any(|k| kinds.contains(k))
 }
 
@@ -364,6 +406,34 @@ mod tests {
             given("What does the 13 TeV run give?", "At 13 TeV, 4 GeV."),
             [Kind::Energy]
         );
+        // A positive power of ten is no number itself: the unit after it counts.
+        assert_eq!(
+            values("Q?", "L = 2.0 × 10³⁴ cm⁻²s⁻¹, 5 x 10^3 events, 3 x 100 GeV"),
+            [
+                ("2.0".to_string(), Kind::Rate),
+                ("5".to_string(), Kind::Plain),
+                ("3".to_string(), Kind::Plain),
+                ("100".to_string(), Kind::Energy),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_integrated_luminosity_is_asked_for_and_a_year_is_no_value() {
+        // realistic5 exo-dijet-scouting-q01: a rate and an instantaneous luminosity given.
+        let q = "int. lumi of the '23 trigger-level dataset?";
+        assert!(other_kind(
+            q,
+            &[
+                "The average scouting rate in 2023 was 28 kHz at a peak instantaneous luminosity \
+               of 2.0 × 10³⁴ cm⁻²s⁻¹."
+            ]
+        ));
+        assert!(!other_kind(q, &["In 2023 it was 27.9 fb⁻¹."]));
+        assert!(!other_kind(
+            "integrated luminosity uncertainty for 2023?",
+            &["It is 1.3%."]
+        ));
     }
 
     #[test]
