@@ -24,6 +24,8 @@ pub enum Kind {
     Significance,
     /// V, kV (a high-voltage working point).
     Voltage,
+    /// A cross section: fb, pb, nb (not fb⁻¹).
+    CrossSection,
     /// A small number written with a negative power of ten (3.0 × 10⁻⁴, 1.5e-7): a branching
     /// ratio, a coupling, a fraction; never a count or a significance.
     Small,
@@ -50,6 +52,13 @@ const UNITS: &[(&str, Kind)] = &[
     ("inverse femtobarn", Kind::Luminosity),
     ("inverse picobarns", Kind::Luminosity),
     ("inverse picobarn", Kind::Luminosity),
+    ("fb", Kind::CrossSection),
+    ("pb", Kind::CrossSection),
+    ("nb", Kind::CrossSection),
+    ("femtobarns", Kind::CrossSection),
+    ("femtobarn", Kind::CrossSection),
+    ("picobarns", Kind::CrossSection),
+    ("picobarn", Kind::CrossSection),
     // An instantaneous luminosity, per area and second: a rate.
     ("cm-2s-1", Kind::Rate),
     ("cm-2 s-1", Kind::Rate),
@@ -94,6 +103,11 @@ const UNITS: &[(&str, Kind)] = &[
 const ASKS: &[(&[&str], &[Kind])] = &[
     (&["mass bound", "mass limit", "mass reach"], &[Kind::Energy]),
     (&["how many inverse", "how many fb"], &[Kind::Luminosity]),
+    // A cross section, or a limit on one relative to a prediction.
+    (
+        &["cross section", "cross-section", "xsec", "x-sec"],
+        &[Kind::CrossSection, Kind::Plain, Kind::Small, Kind::Percent],
+    ),
     // The recorded amount, or its uncertainty.
     (
         &[
@@ -339,11 +353,10 @@ fn positive_power(after: &str) -> Option<usize> {
 
 /// Whether the answer sentences `claims` give numbers, none of them of a kind `question` asks
 /// for: a luminosity for "at what output rate", a percentage for "how many events", a
-/// unit-less cut value for "how soft is the muon allowed to be".
+/// unit-less cut value for "how soft is the muon allowed to be"; or, where the question fixes
+/// no kind, only luminosities for a question naming no data ([`names_data`]). Years are no
+/// values here.
 pub fn other_kind(question: &str, claims: &[&str]) -> bool {
-    let Some(kinds) = asked(question) else {
-        return false;
-    };
     // A year says when, not how much ("in 2023 the rate was 28 kHz").
     let given: Vec<Kind> = claims
         .iter()
@@ -351,7 +364,46 @@ pub fn other_kind(question: &str, claims: &[&str]) -> bool {
         .filter(|(n, _)| !qualifiers::is_year(n))
         .map(|(_, k)| k)
         .collect();
-    !given.is_empty() && !given.iter().any(|k| kinds.contains(k))
+    if given.is_empty() {
+        return false;
+    }
+    match asked(question) {
+        Some(kinds) => !given.iter().any(|k| kinds.contains(k)),
+        // Only a luminosity, for a question that names no data: "the PU offset … is 8.1 fb⁻¹".
+        None => given.iter().all(|k| *k == Kind::Luminosity) && !names_data(question),
+    }
+}
+
+/// Stems of words a question about an amount of data names ("how much '18 data", "int.
+/// lumi", "the exposure", "what did we record").
+const DATA_WORDS: &[&str] = &[
+    "lumi",
+    "data",
+    "statistic",
+    "sample",
+    "record",
+    "collect",
+    "deliver",
+    "exposure",
+    "integrat",
+    "analys",
+    "analyz",
+    "inverse",
+    "femto",
+    "pico",
+    "certif",
+];
+
+/// Units of an amount of data, as whole words ("how many fb?").
+const DATA_UNITS: &[&str] = &["fb", "pb", "nb", "ab"];
+
+/// Whether `question` names an amount of data ([`DATA_WORDS`], [`DATA_UNITS`], or "how
+/// much").
+fn names_data(question: &str) -> bool {
+    let q = focus::phrase_text(question);
+    focus::has_phrase(&q, "how much")
+        || q.split(|c: char| !c.is_alphanumeric())
+            .any(|w| DATA_UNITS.contains(&w) || DATA_WORDS.iter().any(|d| w.starts_with(d)))
 }
 
 #[cfg(test)]
@@ -416,6 +468,27 @@ mod tests {
                 ("100".to_string(), Kind::Energy),
             ]
         );
+    }
+
+    #[test]
+    fn a_luminosity_answers_only_a_question_about_data() {
+        // realistic5 jme-jec-run3-q08.
+        let q = "how big is the PU offset per interaction out in HF, 2022?";
+        assert!(other_kind(q, &["The PU offset in HF, 2022 is 8.1 fb⁻¹."]));
+        assert!(!other_kind(q, &["It is 0.9 GeV."]));
+        assert!(other_kind("about how big is the offset?", &["8.1 fb⁻¹."]));
+        for q in [
+            "how much '18 data with the RPs inserted?",
+            "what exposure do they quote for the pp sample?",
+            "Which dataset went into the fit?",
+            "how many fb in total?",
+        ] {
+            assert!(!other_kind(q, &["55.7 fb⁻¹."]), "{q}");
+        }
+        // A cross section is not a luminosity.
+        let q = "total cross section of VBF HH in the SM?";
+        assert!(other_kind(q, &["It is 1.2 ab⁻¹."]));
+        assert!(!other_kind(q, &["It is 3.4 fb."]));
     }
 
     #[test]
