@@ -1,7 +1,7 @@
 //! What a number counts: an answer saying "14 trees" where the notes write "14 input
 //! variables" gives another fact than the one the notes state, with the notes' own number.
 
-use crate::{focus, grounding, kinds, qualifiers};
+use crate::{conditions, focus, grounding, kinds};
 
 /// Words after a number that name nothing it counts, besides the words of no content
 /// ([`focus::is_filler`]): prepositions and comparatives ("3 times", "12 above", "5 or
@@ -71,7 +71,7 @@ fn same_word(a: &str, b: &str) -> bool {
 /// input variables"): the claim counts something else with the passages' number. A number
 /// after a capitalised word (Run 2, Table 3) is a name's, and not read here; so is one the
 /// passages write with no noun after it (a table cell, "a yield of 12 in the best category"),
-/// and a year ([`qualifiers::is_year`]).
+/// and a year (1990–2039).
 pub fn other_noun(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
     let claim = grounding::normalize(claim);
     let texts: Vec<String> = cited
@@ -80,7 +80,7 @@ pub fn other_noun(question: &str, claim: &str, cited: &[&grounding::Passage]) ->
         .collect();
     kinds::values(question, &claim).iter().any(|(number, _)| {
         // A year counts nothing ("the 2023 proton-proton run").
-        if qualifiers::is_year(number) {
+        if conditions::is_year(number) {
             return false;
         }
         occurrences(&claim, number).into_iter().any(|(s, e)| {

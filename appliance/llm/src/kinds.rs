@@ -1,7 +1,7 @@
 //! The kind of quantity a question asks for (an energy, a luminosity, a count…) and the kinds
 //! of the numbers an answer gives, read off their units (English questions).
 
-use crate::{focus, grounding, qualifiers};
+use crate::{conditions, focus, grounding};
 
 /// What a number measures, as its unit says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -354,14 +354,14 @@ fn positive_power(after: &str) -> Option<usize> {
 /// Whether the answer sentences `claims` give numbers, none of them of a kind `question` asks
 /// for: a luminosity for "at what output rate", a percentage for "how many events", a
 /// unit-less cut value for "how soft is the muon allowed to be"; or, where the question fixes
-/// no kind, only luminosities for a question naming no data ([`names_data`]). Years are no
-/// values here.
+/// no kind, only luminosities for a question naming no data ("lumi", "sample", "fb"). Years
+/// are no values here.
 pub fn other_kind(question: &str, claims: &[&str]) -> bool {
     // A year says when, not how much ("in 2023 the rate was 28 kHz").
     let given: Vec<Kind> = claims
         .iter()
         .flat_map(|c| values(question, c))
-        .filter(|(n, _)| !qualifiers::is_year(n))
+        .filter(|(n, _)| !conditions::is_year(n))
         .map(|(_, k)| k)
         .collect();
     if given.is_empty() {

@@ -3,6 +3,7 @@
 
 pub mod answer;
 pub mod compare;
+pub mod conditions;
 pub mod counts;
 mod decoder;
 pub mod engine;

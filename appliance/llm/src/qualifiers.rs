@@ -2,7 +2,7 @@
 //! signal or control region): a value the cited passages write only beside another qualifier
 //! than the question names does not answer it (English notes and questions).
 
-use crate::{focus, grounding, kinds};
+use crate::{conditions, focus, grounding, kinds};
 
 /// Spellings of an expected value ("predicted", "sensitivity" too).
 const EXPECTED: &[&str] = &[
@@ -23,8 +23,8 @@ const OBSERVED: &[&str] = &["observed", "observe", "observes", "measured", "fitt
 /// words). A member's spellings include the words notes use for it in other terms ("predicted"
 /// for expected, "measured" for observed), so that a value stated in those terms is not taken
 /// for the other member's. Only qualifiers that notes state beside the value they qualify are
-/// listed: data/simulation is not, as notes often leave the default implicit; years are judged
-/// apart, clause by clause ([`other_year`]: "26 GeV, 24 GeV in 2016"). In the group of
+/// listed: data/simulation is not, as notes often leave the default implicit; years, bins,
+/// labels and conditions with a unit are judged apart ([`conditions`]). In the group of
 /// [`EXPECTED`] and [`OBSERVED`], a limit stated with neither is the observed one
 /// ([`observed_by_default`]).
 const GROUPS: &[&[&[&str]]] = &[
@@ -100,7 +100,7 @@ const CAPTION_BYTES: usize = 200;
 /// [`segments`], each table row read, with `captions`, also with the line just before its
 /// table where that is one short sentence and no list item: a caption or heading ("8. Results
 /// (0–90 %, integrated)") often holds the qualifier of every row; a paragraph does not.
-fn read_segments(text: &str, captions: bool) -> Vec<String> {
+pub(crate) fn read_segments(text: &str, captions: bool) -> Vec<String> {
     let text = grounding::normalize(text);
     let mut out = Vec::new();
     let mut header: Option<&str> = None;
@@ -186,245 +186,7 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
                 && (group.iter().enumerate().any(|(i, m)| i != a && names(s, m))
                     || (group[a] == EXPECTED && observed_by_default(s)))
         })
-    }) || other_year(&q, &asserted, &writing)
-        || other_bin(&q, &writing)
-        || other_label(&q, &writing)
-}
-
-/// Whether the question ([`focus::phrase_text`]) names one label of a family (letters, then a
-/// number: "me1/1" of the muon stations, "dm10", "hlt_isomu24"), and every segment in
-/// `writing` names labels of that family, none of them that one: an efficiency "(ME2–ME4)"
-/// for "the trigger eff in ME1/1". A segment naming no label of the family is not judged.
-fn other_label(question: &str, writing: &[String]) -> bool {
-    let asked = labels(question);
-    asked.iter().any(|(family, label)| {
-        asked.iter().filter(|(f, _)| f == family).count() == 1
-            && writing.iter().all(|s| {
-                let named: Vec<(String, String)> =
-                    labels(s).into_iter().filter(|(f, _)| f == family).collect();
-                !named.is_empty() && !named.iter().any(|(_, l)| l == label)
-            })
-    })
-}
-
-/// The labels `text` ([`focus::phrase_text`]) names, each with its family (the letters before
-/// its first digit): words of letters (or "_") then a digit ("me1/1", "t2bw", "dm0"; "/" only
-/// between digits). A range ("me2-me4", "me2-4") names the labels inside it.
-fn labels(text: &str) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    let joins = |c: char| c.is_alphanumeric() || c == '_';
-    let mut words: Vec<(usize, &str)> = Vec::new();
-    let mut start = None;
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    for (k, &(i, c)) in chars.iter().enumerate() {
-        let between_digits = c == '/'
-            && k > 0
-            && chars[k - 1].1.is_ascii_digit()
-            && chars.get(k + 1).is_some_and(|n| n.1.is_ascii_digit());
-        if joins(c) || between_digits {
-            start.get_or_insert(i);
-        } else if let Some(s) = start.take() {
-            words.push((s, &text[s..i]));
-        }
-    }
-    if let Some(s) = start {
-        words.push((s, &text[s..]));
-    }
-    let mut last: Option<(usize, String, u32)> = None;
-    for (at, word) in words {
-        let digit = word.find(|c: char| c.is_ascii_digit());
-        let Some(d) =
-            digit.filter(|&d| d > 0 && word[..d].chars().all(|c| c.is_alphabetic() || c == '_'))
-        else {
-            // "me2-4": a bare number after a label ends a range.
-            if let (Some((end, family, from)), Ok(to)) = (&last, word.parse::<u32>()) {
-                if text[*end..at].trim() == "-" && *from < to && to - from < 20 {
-                    out.extend((from + 1..=to).map(|n| (family.clone(), format!("{family}{n}"))));
-                }
-            }
-            last = None;
-            continue;
-        };
-        let family = word[..d].to_string();
-        let number = word[d..].parse::<u32>().ok();
-        if let (Some((end, f, from)), Some(to)) = (&last, number) {
-            let gap = text[*end..at].trim();
-            if *f == family && matches!(gap, "-" | "to") && *from < to && to - from < 20 {
-                out.extend((from + 1..to).map(|n| (family.clone(), format!("{family}{n}"))));
-            }
-        }
-        last = number.map(|n| (at + word.len(), family.clone(), n));
-        out.push((family, word.to_string()));
-    }
-    out
-}
-
-/// Whether the question ([`focus::phrase_text`]) names one bin ("0-5%", "25 to 30 GeV"), and
-/// every segment in `writing` names bins with the same unit, none of them that one: R_AA "in
-/// 0–90 %" for "R_AA of the 3S in central events, 0-50%?". A segment naming no bin of that
-/// unit is not judged (a value for all bins, or for the default one).
-fn other_bin(question: &str, writing: &[String]) -> bool {
-    let [asked] = bins(question)[..] else {
-        return false;
-    };
-    writing.iter().all(|s| {
-        let named: Vec<Bin> = bins(s).into_iter().filter(|b| b.2 == asked.2).collect();
-        !named.is_empty() && !named.iter().any(|b| b.0 == asked.0 && b.1 == asked.1)
-    })
-}
-
-/// A bin: its lower and upper edge as written, and the unit after it ("%", "gev", or "").
-type Bin<'a> = (f64, f64, &'a str);
-
-/// The bins `text` ([`focus::phrase_text`]) names: two numbers, the first the smaller, joined
-/// by "-" or "to" ("0-5%", "25 to 30 gev", "1.5-2.5"), with the unit after the second. A
-/// range of years ([`years`]) and a number inside a word ("me2-me4") are no bin.
-fn bins(text: &str) -> Vec<Bin<'_>> {
-    let numbers: Vec<(usize, usize, &str)> = numbers_at(text)
-        .into_iter()
-        .map(|(s, e)| (s, e, &text[s..e]))
-        .collect();
-    numbers
-        .windows(2)
-        .filter_map(|w| {
-            let ((_, a_end, a), (b_start, b_end, b)) = (w[0], w[1]);
-            let (x, y) = (a.parse::<f64>().ok()?, b.parse::<f64>().ok()?);
-            let joined = matches!(text[a_end..b_start].trim(), "-" | "to");
-            if !joined || x >= y || (is_year(a) && is_year(b)) {
-                return None;
-            }
-            let after = text[b_end..].trim_start();
-            let unit = if after.starts_with('%') {
-                "%"
-            } else {
-                after
-                    .split(|c: char| !c.is_alphanumeric())
-                    .next()
-                    .filter(|w| kinds::is_unit(w))
-                    .unwrap_or("")
-            };
-            Some((x, y, unit))
-        })
-        .collect()
-}
-
-/// Where numbers are written in `text`: the byte ranges of digits with their decimal part
-/// ("2.5", "2016"; a final "." not included), not inside a word or a longer number ("v14",
-/// "hlt_mu50").
-fn numbers_at(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut prev = None;
-    let mut skip_to = 0;
-    for (start, c) in text.char_indices() {
-        let before = prev.replace(c);
-        if start < skip_to
-            || !c.is_ascii_digit()
-            || before.is_some_and(|b| b.is_alphanumeric() || b == '.' || b == '_')
-        {
-            continue;
-        }
-        let len = text[start..]
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(text.len() - start);
-        skip_to = start + len;
-        out.push((
-            start,
-            start + text[start..skip_to].trim_end_matches('.').len(),
-        ));
-    }
-    out
-}
-
-/// Words before a year that make it the bound of a period ("since 2018"), not the year asked.
-const PERIOD: &[&str] = &[
-    "since", "after", "before", "until", "till", "through", "from", "post", "pre", "by",
-];
-
-/// Whether the question ([`focus::phrase_text`]) names one year, and every segment in
-/// `writing` names, in each clause that writes a number of `asserted`, only other years: "the
-/// 2023 calibration gives a total uncertainty of 1.3%" for "what was the lumi uncertainty for
-/// 2022?". A year is a qualifier only in the clause of its value: notes leave the default
-/// year implicit ("26 GeV (24 GeV in 2016)" gives 26 GeV for 2017), so a clause naming no
-/// year is not judged.
-fn other_year(question: &str, asserted: &[String], writing: &[String]) -> bool {
-    let asked = years(question);
-    let [(year, at)] = asked[..] else {
-        return false;
-    };
-    let before = question[..at].split_whitespace().next_back();
-    if before.is_some_and(|w| PERIOD.contains(&w)) {
-        return false;
-    }
-    writing.iter().all(|s| {
-        let named: Vec<u16> = s
-            .split([',', ';', '(', ')', ':'])
-            .filter(|clause| asserted.iter().any(|n| grounding::has_number(clause, n)))
-            .flat_map(|clause| years(clause).into_iter().map(|(y, _)| y))
-            .collect();
-        !named.is_empty() && !named.contains(&year)
-    })
-}
-
-/// Whether `number` (digits as [`kinds::values`] gives them) is a year: 1990–2039 in four
-/// digits.
-pub(crate) fn is_year(number: &str) -> bool {
-    number.len() == 4
-        && number
-            .parse::<u16>()
-            .is_ok_and(|n| (1990..=2039).contains(&n))
-}
-
-/// The years `text` ([`focus::phrase_text`]) names, each with the byte offset where it is
-/// written: 1990–2039 in four digits or as 'yy ("'18 data"), and the years inside a range
-/// ("2016-2018"). A number before a unit ("2000 gev") or inside a longer one is no year.
-fn years(text: &str) -> Vec<(u16, usize)> {
-    let mut out: Vec<(u16, usize)> = Vec::new();
-    let mut last_end = None;
-    for (start, end) in numbers_at(text) {
-        let (digits, after) = (&text[start..end], &text[end..]);
-        let unit = after
-            .strip_prefix(' ')
-            .map(|r| r.split(|c: char| !c.is_alphanumeric() && c != '%').next())
-            .is_some_and(|w| w.is_some_and(kinds::is_unit));
-        if after.starts_with(char::is_alphanumeric) || unit {
-            continue;
-        }
-        // "'18": the apostrophe opens the year (not a word's, as in "rock'18").
-        let apostrophe = match text[..start].chars().next_back() {
-            Some(c @ ('\'' | '’')) => Some(start - c.len_utf8()),
-            _ => None,
-        }
-        .filter(|&o| {
-            !text[..o]
-                .chars()
-                .next_back()
-                .is_some_and(char::is_alphanumeric)
-        });
-        let open = apostrophe.unwrap_or(start);
-        let year = if is_year(digits) {
-            digits.parse::<u16>().ok()
-        } else if digits.len() == 2 && apostrophe.is_some() {
-            match digits.parse::<u16>() {
-                Ok(n @ 0..40) => Some(2000 + n),
-                Ok(n @ 90..) => Some(1900 + n),
-                _ => None,
-            }
-        } else {
-            None
-        };
-        let Some(year) = year else {
-            continue;
-        };
-        // "2016-2018", "2016 to 2018": the years between too.
-        if let (Some(last), Some(&(from, _))) = (last_end, out.last()) {
-            if matches!(text[last..open].trim(), "-" | "to") && from < year {
-                out.extend((from + 1..year).map(|y| (y, open)));
-            }
-        }
-        out.push((year, open));
-        last_end = Some(end);
-    }
-    out
+    }) || conditions::other(&q, &asserted, &writing)
 }
 
 /// Words of a limit or an exclusion, which notes state unqualified when it is the observed one
@@ -547,107 +309,6 @@ mod tests {
             "It is B < 0.08 %.",
             &[&p]
         ));
-    }
-
-    #[test]
-    fn a_value_of_another_year_does_not_answer() {
-        // realistic4 lum-vdm-2023-q08: the 2023 calibration's uncertainty, asked for 2022.
-        let p = passage(
-            "The 2023 luminosity calibration based on vdM scans in fill 8999 gives a total \
-             uncertainty of 1.3% on the integrated luminosity of 27.2 fb⁻¹ recorded at √s = \
-             13.6 TeV.",
-        );
-        let q = "what was the total lumi unc for 2022?";
-        assert!(other_qualifier(q, "It was 1.3%.", &[&p]));
-        assert!(!other_qualifier(
-            "what was the total lumi unc for 2023?",
-            "1.3%.",
-            &[&p]
-        ));
-        assert!(!other_qualifier("total lumi unc in '23?", "1.3%.", &[&p]));
-        assert!(other_qualifier("total lumi unc in ’22?", "1.3%.", &[&p]));
-        // A bound of a period, two years or none: not judged.
-        assert!(!other_qualifier("what changed since 2022?", "1.3%.", &[&p]));
-        assert!(!other_qualifier("lumi unc for '22+'23?", "1.3%.", &[&p]));
-        assert!(!other_qualifier(
-            "what was the total lumi unc?",
-            "1.3%.",
-            &[&p]
-        ));
-        // The default year is left implicit: only the clause of the value counts.
-        let p = passage("The leading muon needs pT > 26 GeV (24 GeV in 2016).");
-        let q = "What pT must the leading muon have in 2017?";
-        assert!(!other_qualifier(q, "26 GeV.", &[&p]));
-        assert!(other_qualifier(q, "24 GeV.", &[&p]));
-        // A range names the years inside it; a mass is no year.
-        let p = passage("The 2016-2018 data give 138 fb-1. The Z′ is excluded below 2035 GeV.");
-        assert!(!other_qualifier("How much 2017 data?", "138 fb-1.", &[&p]));
-        let named = |t: &str| years(t).into_iter().map(|(y, _)| y).collect::<Vec<_>>();
-        assert!(named("excluded below 2035 gev, 2016.5, hlt_mu2017").is_empty());
-        assert_eq!(named("'16 to '18, rock'n'roll'17"), [2016, 2017, 2018]);
-        assert!(other_qualifier("How much 2022 data?", "138 fb-1.", &[&p]));
-    }
-
-    #[test]
-    fn a_value_of_another_bin_does_not_answer() {
-        // realistic3 hin-upsilon-q07/q08: the table's caption names its centrality bin.
-        let p = passage(
-            "8. Results (0–90 %, integrated, p_T < 30 GeV, |y| < 2.4)\n\n| state | R_AA |\n\
-             |---|---|\n| Υ(1S) | 0.43 ± 0.01 (stat) ± 0.03 (syst) |\n| Υ(3S) | < 0.06 at 95 % \
-             CL |\n\n* R_AA(3S, 50–90 %) = 0.29 ± 0.09 ± 0.05; R_AA(1S) in 0–5 % = 0.34 ± 0.02",
-        );
-        let q = "what's R_AA of the 3S in central events, 0-50%?";
-        assert!(other_qualifier(q, "It is < 0.06 at 95% CL.", &[&p]));
-        assert!(!other_qualifier("R_AA(3S), 0-90%?", "It is < 0.06.", &[&p]));
-        assert!(!other_qualifier(
-            "R_AA(3S), 50 to 90 %?",
-            "0.29 ± 0.09.",
-            &[&p]
-        ));
-        assert!(other_qualifier("R_AA(3S), 0-50 %?", "0.29 ± 0.09.", &[&p]));
-        assert!(!other_qualifier(
-            "R_AA(1S) in the 0-5% bin?",
-            "0.34.",
-            &[&p]
-        ));
-        // A bin of another unit, or none: not judged.
-        assert!(!other_qualifier(
-            "R_AA(3S) for pT 0-10 GeV?",
-            "< 0.06.",
-            &[&p]
-        ));
-        let p = passage("The 3S is suppressed: R_AA = 0.06.");
-        assert!(!other_qualifier(q, "It is 0.06.", &[&p]));
-        let named = |t: &str| {
-            bins(t)
-                .into_iter()
-                .map(|(a, b, u)| format!("{a}-{b}{u}"))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            named("25 to 30 gev, 0.9 -0.8, me2-me4, 2016-2018, 1.5-2.5 and 0-jet"),
-            ["25-30gev", "1.5-2.5"]
-        );
-    }
-
-    #[test]
-    fn a_value_of_another_label_does_not_answer() {
-        // realistic3 exo-llp-mds-q09: the efficiency of stations ME2–ME4 given for ME1/1.
-        let p = passage(
-            "* L1 shower trigger efficiency for signal clusters with N_hits > 200: 92 % \
-             (ME2–ME4), plateau reached by ~300 hits.\n* HLT_IsoMu24 (2016): 91 %.",
-        );
-        let q = "what's the L1 shower trigger eff in ME1/1 with the 2023 Tight seed?";
-        assert!(other_qualifier(q, "It is 92%.", &[&p]));
-        assert!(!other_qualifier("L1 shower eff in ME3?", "92%.", &[&p]));
-        assert!(!other_qualifier("L1 shower eff?", "92%.", &[&p]));
-        assert!(other_qualifier("HLT_IsoMu27 eff?", "91%.", &[&p]));
-        assert!(!other_qualifier("HLT_IsoMu24 eff?", "91%.", &[&p]));
-        let named = |t: &str| labels(t).into_iter().map(|(_, l)| l).collect::<Vec<_>>();
-        assert_eq!(
-            named("me1/1 and me2-me4, dm10; t2bw/t2tt, 13 tev, l1, me2-3"),
-            ["me1/1", "me2", "me3", "me4", "dm10", "t2bw", "t2tt", "l1", "me2", "me3"]
-        );
     }
 
     #[test]
