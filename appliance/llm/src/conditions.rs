@@ -1,13 +1,14 @@
 //! Conditions a value is stated under, beside its qualifier words: a year ("the 2023
 //! calibration"), a bin ("0–90 %"), a label of a family ("ME2–ME4", "HLT_IsoMu27") and a point
 //! with a unit ("at pT = 30 GeV"). A value the cited segments write only under another
-//! condition than the question names does not answer it ([`crate::qualifiers`]).
+//! condition than the question names does not answer it ([`crate::qualifiers`]). Questions
+//! and segments here are phrase texts ([`crate::focus::phrase_text`]).
 
 use crate::{grounding, kinds};
 
 /// Whether every segment of `writing` (the segments of the cited passages writing all the
 /// numbers `asserted`, [`crate::focus::phrase_text`]) states its value under another year, bin,
-/// label or condition than `question` ([`crate::focus::phrase_text`]) names.
+/// label or condition than `question` (phrase text) names.
 pub(crate) fn other(question: &str, asserted: &[String], writing: &[String]) -> bool {
     other_year(question, asserted, writing)
         || other_bin(question, writing)
@@ -15,7 +16,7 @@ pub(crate) fn other(question: &str, asserted: &[String], writing: &[String]) -> 
         || other_condition(question, asserted, writing)
 }
 
-/// Whether the question ([`crate::focus::phrase_text`]) names one label of a family (letters, then a
+/// Whether the question (phrase text) names one label of a family (letters, then a
 /// number: "me1/1" of the muon stations, "dm10", "hlt_isomu24"), and every segment in
 /// `writing` names labels of that family, none of them that one: an efficiency "(ME2–ME4)"
 /// for "the trigger eff in ME1/1". A segment naming no label of the family is not judged.
@@ -31,7 +32,7 @@ pub(crate) fn other_label(question: &str, writing: &[String]) -> bool {
     })
 }
 
-/// The labels `text` ([`crate::focus::phrase_text`]) names, each with its family (the letters before
+/// The labels `text` (phrase text) names, each with its family (the letters before
 /// its first digit): words of letters (or "_") then a digit ("me1/1", "t2bw", "dm0"; "/" only
 /// between digits). A range ("me2-me4", "me2-4") names the labels inside it.
 fn labels(text: &str) -> Vec<(String, String)> {
@@ -83,7 +84,7 @@ fn labels(text: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Whether the question ([`crate::focus::phrase_text`]) names one bin ("0-5%", "25 to 30 GeV"), and
+/// Whether the question (phrase text) names one bin ("0-5%", "25 to 30 GeV"), and
 /// every segment in `writing` names bins with the same unit, none of them that one: R_AA "in
 /// 0–90 %" for "R_AA of the 3S in central events, 0-50%?". A segment naming no bin of that
 /// unit is not judged (a value for all bins, or for the default one).
@@ -100,7 +101,7 @@ pub(crate) fn other_bin(question: &str, writing: &[String]) -> bool {
 /// A bin: its lower and upper edge as written, and the unit after it ("%", "gev", or "").
 type Bin<'a> = (f64, f64, &'a str);
 
-/// The bins `text` ([`crate::focus::phrase_text`]) names: two numbers, the first the smaller, joined
+/// The bins `text` (phrase text) names: two numbers, the first the smaller, joined
 /// by "-" or "to" ("0-5%", "25 to 30 gev", "1.5-2.5"), with the unit after the second. A
 /// range of years ([`years`]) and a number inside a word ("me2-me4") are no bin.
 fn bins(text: &str) -> Vec<Bin<'_>> {
@@ -137,7 +138,7 @@ fn unit_after(after: &str) -> &str {
     }
 }
 
-/// Whether the question ([`crate::focus::phrase_text`]) names a condition with a unit ("for 100 GeV
+/// Whether the question (phrase text) names a condition with a unit ("for 100 GeV
 /// jets"), and every segment in `writing` writes it, but with another value than the
 /// claim's: in the clause that writes a number of `asserted`, a number of that unit other
 /// than the question's ("2.4% at pT = 30 GeV, 0.9% at pT = 100 GeV": 2.4% is not the one at
@@ -200,7 +201,7 @@ const PERIOD: &[&str] = &[
     "since", "after", "before", "until", "till", "through", "from", "post", "pre", "by",
 ];
 
-/// Whether the question ([`crate::focus::phrase_text`]) names one year, and every segment in
+/// Whether the question (phrase text) names one year, and every segment in
 /// `writing` names, in each clause that writes a number of `asserted`, only other years: "the
 /// 2023 calibration gives a total uncertainty of 1.3%" for "what was the lumi uncertainty for
 /// 2022?". A year is a qualifier only in the clause of its value: notes leave the default
@@ -234,7 +235,7 @@ pub(crate) fn is_year(number: &str) -> bool {
             .is_ok_and(|n| (1990..=2039).contains(&n))
 }
 
-/// The years `text` ([`crate::focus::phrase_text`]) names, each with the byte offset where it is
+/// The years `text` (phrase text) names, each with the byte offset where it is
 /// written: 1990–2039 in four digits or as 'yy ("'18 data"), and the years inside a range
 /// ("2016-2018"). A number before a unit ("2000 gev") or inside a longer one is no year.
 fn years(text: &str) -> Vec<(u16, usize)> {
@@ -341,7 +342,8 @@ mod tests {
         let p = passage(
             "8. Results (0–90 %, integrated, p_T < 30 GeV, |y| < 2.4)\n\n| state | R_AA |\n\
              |---|---|\n| Υ(1S) | 0.43 ± 0.01 (stat) ± 0.03 (syst) |\n| Υ(3S) | < 0.06 at 95 % \
-             CL |\n\n* R_AA(3S, 50–90 %) = 0.29 ± 0.09 ± 0.05; R_AA(1S) in 0–5 % = 0.34 ± 0.02",
+             CL |\n\n* R_AA(3S, 50–90 %) = 0.29 ± 0.09 ± 0.05; R_AA(1S) in 0–5 % = \
+             0.34 ± 0.02",
         );
         let q = "what's R_AA of the 3S in central events, 0-50%?";
         assert!(other_qualifier(q, "It is < 0.06 at 95% CL.", &[&p]));
