@@ -208,17 +208,25 @@ const NUMBER_WORDS: &[&str] = &[
     "half", "twice", "dozen",
 ];
 
-/// Whether `text` writes a number in words.
-fn states_number_word(text: &str) -> bool {
-    text.split(|c: char| !c.is_alphabetic())
-        .any(|w| NUMBER_WORDS.contains(&w.to_lowercase().as_str()))
+/// Whether `text` writes a number in words; "one" only where `count` (the question asks how
+/// many: "one major request" gives no precision).
+fn states_number_word(text: &str, count: bool) -> bool {
+    text.split(|c: char| !c.is_alphabetic()).any(|w| {
+        let w = w.to_lowercase();
+        NUMBER_WORDS.contains(&w.as_str()) && (count || w != "one")
+    })
 }
 
-/// Whether `claim` gives a number as an answer to `question`: one in words, or in digits that
-/// the question does not write ("Run 3" restated from the question gives none) and that do
-/// not number a table, figure or section ("given in Table 2" gives none).
+/// Whether `claim` gives a number as an answer to `question`: one in words ("one" for a count
+/// only), or in digits that the question does not write ("Run 3" restated from the question
+/// gives none) and that do not number a table, figure or section ("given in Table 2" gives
+/// none).
 pub fn gives_number(question: &str, claim: &str) -> bool {
-    states_number_word(claim)
+    let q = phrase_text(question);
+    let count = ["how many", "number of", "count"]
+        .iter()
+        .any(|p| has_phrase(&q, p));
+    states_number_word(claim, count)
         || !grounding::claimed_numbers(&without_references(claim), question).is_empty()
 }
 
@@ -625,5 +633,9 @@ mod tests {
         assert!(!gives_number(q, "It is given in Table 2 of the appendix."));
         assert!(!gives_number(q, "See Fig. 3 and Section 4.1."));
         assert!(gives_number(q, "Table 2 gives 1.4%."));
+        // "one" counts only for a count (realistic5 mucol-hh-10tev-q07).
+        let q = "κλ precision at the 3 TeV stage?";
+        assert!(!gives_number(q, "We have one major request."));
+        assert!(gives_number("How many b jets?", "Only one b jet."));
     }
 }
