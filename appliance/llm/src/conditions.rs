@@ -292,15 +292,12 @@ fn years(text: &str) -> Vec<(u16, usize)> {
 mod tests {
     use super::*;
     use crate::qualifiers::other_qualifier;
-
-    fn passage(text: &str) -> grounding::Passage {
-        grounding::Passage::of_text(text)
-    }
+    use grounding::Passage;
 
     #[test]
     fn a_value_of_another_year_does_not_answer() {
         // realistic4 lum-vdm-2023-q08: the 2023 calibration's uncertainty, asked for 2022.
-        let p = passage(
+        let p = Passage::of_text(
             "The 2023 luminosity calibration based on vdM scans in fill 8999 gives a total \
              uncertainty of 1.3% on the integrated luminosity of 27.2 fb⁻¹ recorded at √s = \
              13.6 TeV.",
@@ -323,12 +320,12 @@ mod tests {
             &[&p]
         ));
         // The default year is left implicit: only the clause of the value counts.
-        let p = passage("The leading muon needs pT > 26 GeV (24 GeV in 2016).");
+        let p = Passage::of_text("The leading muon needs pT > 26 GeV (24 GeV in 2016).");
         let q = "What pT must the leading muon have in 2017?";
         assert!(!other_qualifier(q, "26 GeV.", &[&p]));
         assert!(other_qualifier(q, "24 GeV.", &[&p]));
         // A range names the years inside it; a mass is no year.
-        let p = passage("The 2016-2018 data give 138 fb-1. The Z′ is excluded below 2035 GeV.");
+        let p = Passage::of_text("The 2016-2018 data give 138 fb-1. The Z′ is excluded below 2035 GeV.");
         assert!(!other_qualifier("How much 2017 data?", "138 fb-1.", &[&p]));
         let named = |t: &str| years(t).into_iter().map(|(y, _)| y).collect::<Vec<_>>();
         assert!(named("excluded below 2035 gev, 2016.5, hlt_mu2017").is_empty());
@@ -339,7 +336,7 @@ mod tests {
     #[test]
     fn a_value_of_another_bin_does_not_answer() {
         // realistic3 hin-upsilon-q07/q08: the table's caption names its centrality bin.
-        let p = passage(
+        let p = Passage::of_text(
             "8. Results (0–90 %, integrated, p_T < 30 GeV, |y| < 2.4)\n\n| state | R_AA |\n\
              |---|---|\n| Υ(1S) | 0.43 ± 0.01 (stat) ± 0.03 (syst) |\n| Υ(3S) | < 0.06 at 95 % \
              CL |\n\n* R_AA(3S, 50–90 %) = 0.29 ± 0.09 ± 0.05; R_AA(1S) in 0–5 % = \
@@ -365,7 +362,7 @@ mod tests {
             "< 0.06.",
             &[&p]
         ));
-        let p = passage("The 3S is suppressed: R_AA = 0.06.");
+        let p = Passage::of_text("The 3S is suppressed: R_AA = 0.06.");
         assert!(!other_qualifier(q, "It is 0.06.", &[&p]));
         let named = |t: &str| {
             bins(t)
@@ -382,7 +379,7 @@ mod tests {
     #[test]
     fn a_value_of_another_label_does_not_answer() {
         // realistic3 exo-llp-mds-q09: the efficiency of stations ME2–ME4 given for ME1/1.
-        let p = passage(
+        let p = Passage::of_text(
             "* L1 shower trigger efficiency for signal clusters with N_hits > 200: 92 % \
              (ME2–ME4), plateau reached by ~300 hits.\n* HLT_IsoMu24 (2016): 91 %.",
         );
@@ -402,7 +399,7 @@ mod tests {
     #[test]
     fn a_value_written_for_another_condition_does_not_answer() {
         // realistic5 jme-jec-run3-q03: the 30 GeV value of a list given for 100 GeV.
-        let p = passage(
+        let p = Passage::of_text(
             "For AK4 PUPPI jets in |η| < 1.3 the total uncertainty is 2.4% at pT = 30 GeV, 0.9% \
              at pT = 100 GeV and 0.6% at pT = 1 TeV.",
         );
@@ -411,7 +408,7 @@ mod tests {
         assert!(!other_qualifier(q, "It is 0.9%.", &[&p]));
         assert!(!other_qualifier("JES unc at 30 GeV?", "2.4%.", &[&p]));
         // The condition in a clause of its own: not judged.
-        let p = passage("At pT = 100 GeV, the uncertainty is 2.4%.");
+        let p = Passage::of_text("At pT = 100 GeV, the uncertainty is 2.4%.");
         assert!(!other_qualifier(q, "2.4%.", &[&p]));
     }
 }
