@@ -325,7 +325,9 @@ mod tests {
         assert!(!other_qualifier(q, "26 GeV.", &[&p]));
         assert!(other_qualifier(q, "24 GeV.", &[&p]));
         // A range names the years inside it; a mass is no year.
-        let p = Passage::of_text("The 2016-2018 data give 138 fb-1. The Z′ is excluded below 2035 GeV.");
+        let p = Passage::of_text(
+            "The 2016-2018 data give 138 fb-1. The Z′ is excluded below 2035 GeV.",
+        );
         assert!(!other_qualifier("How much 2017 data?", "138 fb-1.", &[&p]));
         let named = |t: &str| years(t).into_iter().map(|(y, _)| y).collect::<Vec<_>>();
         assert!(named("excluded below 2035 gev, 2016.5, hlt_mu2017").is_empty());
