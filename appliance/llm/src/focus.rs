@@ -161,8 +161,9 @@ fn content_stems(s: &str) -> HashSet<String> {
 
 /// Whether `claim` (a sentence without its citation marks) states nothing the question does
 /// not: "The b-tagging working point used is [1]." asked "Which b-tagging working point is
-/// used?", or "The JES uncertainty … is given in the notes." asked "JES unc …?"
-/// (an abbreviation by its opening letters). Such a sentence is not an answer, whatever a judge says of it.
+/// used?", or "The JES uncertainty … is given in the notes." asked "JES unc …?" (an
+/// abbreviation by its opening letters). Such a sentence is not an answer, whatever a judge
+/// says of it.
 ///
 /// A yes/no or either/or question ("Is it a BDT or a DNN?") is answered in its own words, so
 /// no sentence restates one.
@@ -435,7 +436,6 @@ const OPENERS: &[&str] = &[
     "they",
     "it",
     "there",
-    "odd:",
     "hey",
     "ok",
 ];
