@@ -208,14 +208,9 @@ const PERIOD: &[&str] = &[
 /// year implicit ("26 GeV (24 GeV in 2016)" gives 26 GeV for 2017), so a clause naming no
 /// year is not judged.
 pub(crate) fn other_year(question: &str, asserted: &[String], writing: &[String]) -> bool {
-    let asked = years(question);
-    let [(year, at)] = asked[..] else {
+    let Some(year) = asked_year(question) else {
         return false;
     };
-    let before = question[..at].split_whitespace().next_back();
-    if before.is_some_and(|w| PERIOD.contains(&w)) {
-        return false;
-    }
     writing.iter().all(|s| {
         let named: Vec<u16> = s
             .split([',', ';', '(', ')', ':'])
@@ -224,6 +219,42 @@ pub(crate) fn other_year(question: &str, asserted: &[String], writing: &[String]
             .collect();
         !named.is_empty() && !named.contains(&year)
     })
+}
+
+/// The one year `question` (phrase text) names, unless it bounds a period ("since 2018").
+fn asked_year(question: &str) -> Option<u16> {
+    let asked = years(question);
+    let [(year, at)] = asked[..] else {
+        return None;
+    };
+    let before = question[..at].split_whitespace().next_back();
+    (!before.is_some_and(|w| PERIOD.contains(&w))).then_some(year)
+}
+
+/// Whether `claim` (phrase text) names a label ([`labels`]) the question does not, and every
+/// segment of `segments` writing that label names only other years than the question's one:
+/// "IsoMu24" for the 2017 menu, where the notes list "2016: IsoMu24 …", "2017: IsoMu27 …",
+/// "2018: IsoMu24 …". The segment, not the clause, is read: a list item's year opens it.
+pub(crate) fn label_of_other_year(question: &str, claim: &str, segments: &[String]) -> bool {
+    let Some(year) = asked_year(question) else {
+        return false;
+    };
+    let asked: Vec<String> = labels(question).into_iter().map(|(_, l)| l).collect();
+    labels(claim)
+        .into_iter()
+        .map(|(_, l)| l)
+        .filter(|l| !asked.contains(l))
+        .any(|label| {
+            let writing: Vec<&String> = segments
+                .iter()
+                .filter(|s| labels(s).iter().any(|(_, l)| *l == label))
+                .collect();
+            !writing.is_empty()
+                && writing.iter().all(|s| {
+                    let named: Vec<u16> = years(s).into_iter().map(|(y, _)| y).collect();
+                    !named.is_empty() && !named.contains(&year)
+                })
+        })
 }
 
 /// Whether `number` (digits as [`kinds::values`] gives them) is a year: 1990–2039 in four
@@ -333,6 +364,37 @@ mod tests {
         assert!(named("excluded below 2035 gev, 2016.5, hlt_mu2017").is_empty());
         assert_eq!(named("'16 to '18, rock'n'roll'17"), [2016, 2017, 2018]);
         assert!(other_qualifier("How much 2022 data?", "138 fb-1.", &[&p]));
+    }
+
+    #[test]
+    fn a_name_of_another_year_does_not_answer() {
+        // realistic5 top-mass-ljets-q05: the 2016/2018 muon path given for 2017.
+        let p = Passage::of_text(
+            "Events are collected with single-lepton triggers:\n\n- 2016: IsoMu24 and \
+             Ele27_WPTight;\n- 2017: IsoMu27 and Ele35_WPTight;\n- 2018: IsoMu24 and \
+             Ele32_WPTight.",
+        );
+        let q = "2017 trigger menu: which single-e and single-mu paths?";
+        assert!(other_qualifier(
+            q,
+            "They are IsoMu24 and Ele35_WPTight.",
+            &[&p]
+        ));
+        assert!(!other_qualifier(
+            q,
+            "They are IsoMu27 and Ele35_WPTight.",
+            &[&p]
+        ));
+        assert!(!other_qualifier(
+            "2018 trigger menu: which single-e and single-mu paths?",
+            "They are IsoMu24 and Ele32_WPTight.",
+            &[&p]
+        ));
+        assert!(!other_qualifier(
+            "which single-mu paths?",
+            "IsoMu24 and IsoMu27.",
+            &[&p]
+        ));
     }
 
     #[test]

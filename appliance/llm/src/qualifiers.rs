@@ -154,8 +154,19 @@ pub(crate) fn read_segments(text: &str, captions: bool) -> Vec<String> {
 /// such as HLT_IsoMu24) names another member of that group and not this one.
 /// Example: "the observed CLs upper limit is 1.6 × 10⁻¹⁰" for "what is the expected upper
 /// limit?". A claim asserting no number, or whose numbers no one segment writes, is not judged
-/// here.
+/// here, except for a name the passages list only under other years than the question's one
+/// (`conditions::label_of_other_year`).
 pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
+    let q = focus::phrase_text(&grounding::normalize(question));
+    let segments: Vec<String> = cited
+        .iter()
+        .flat_map(|p| read_segments(&p.text, true))
+        .collect();
+    // A name listed only under other years ("2016: IsoMu24" for the 2017 menu).
+    let c = focus::phrase_text(&grounding::normalize(claim));
+    if conditions::label_of_other_year(&q, &c, &segments) {
+        return true;
+    }
     // Numbers inside names (the 24 of HLT_IsoMu24) are not values.
     let asserted: Vec<String> = kinds::values(question, claim)
         .into_iter()
@@ -164,15 +175,13 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
     if asserted.is_empty() {
         return false;
     }
-    let writing: Vec<String> = cited
-        .iter()
-        .flat_map(|p| read_segments(&p.text, true))
+    let writing: Vec<String> = segments
+        .into_iter()
         .filter(|s| asserted.iter().all(|n| grounding::has_number(s, n)))
         .collect();
     if writing.is_empty() {
         return false;
     }
-    let q = focus::phrase_text(&grounding::normalize(question));
     GROUPS.iter().any(|group| {
         // "the expected (not observed) limit" asks for one member.
         let asked: Vec<usize> = (0..group.len())
