@@ -32,6 +32,10 @@ pub(crate) fn other_label(question: &str, writing: &[String]) -> bool {
     })
 }
 
+/// The widest range of labels read as the labels inside it ("me2-me4"); a wider one is two
+/// labels.
+const RANGE_SPAN: u32 = 19;
+
 /// The labels `text` (phrase text) names, each with its family (the letters before
 /// its first digit): words of letters (or "_") then a digit ("me1/1", "t2bw", "dm0"; "/" only
 /// between digits). A range ("me2-me4", "me2-4") names the labels inside it.
@@ -63,7 +67,7 @@ fn labels(text: &str) -> Vec<(String, String)> {
         else {
             // "me2-4": a bare number after a label ends a range.
             if let (Some((end, family, from)), Ok(to)) = (&last, word.parse::<u32>()) {
-                if text[*end..at].trim() == "-" && *from < to && to - from < 20 {
+                if text[*end..at].trim() == "-" && *from < to && to - from <= RANGE_SPAN {
                     out.extend((from + 1..=to).map(|n| (family.clone(), format!("{family}{n}"))));
                 }
             }
@@ -74,7 +78,7 @@ fn labels(text: &str) -> Vec<(String, String)> {
         let number = word[d..].parse::<u32>().ok();
         if let (Some((end, f, from)), Some(to)) = (&last, number) {
             let gap = text[*end..at].trim();
-            if *f == family && matches!(gap, "-" | "to") && *from < to && to - from < 20 {
+            if *f == family && matches!(gap, "-" | "to") && *from < to && to - from <= RANGE_SPAN {
                 out.extend((from + 1..to).map(|n| (family.clone(), format!("{family}{n}"))));
             }
         }
@@ -156,17 +160,21 @@ pub(crate) fn other_condition(question: &str, asserted: &[String], writing: &[St
                     && s.split([',', ';'])
                         .flat_map(|c| c.split(" and "))
                         .filter(|c| asserted.iter().any(|n| grounding::has_number(c, n)))
-                        .any(|clause| {
-                            let same: Vec<&str> = numbers_at(clause)
-                                .into_iter()
-                                .filter(|&(_, e)| unit_after(&clause[e..]) == unit)
-                                .map(|(b, e)| &clause[b..e])
-                                .filter(|n| !asserted.iter().any(|a| a == n))
-                                .collect();
-                            !same.is_empty() && !same.contains(&number)
-                        })
+                        .any(|clause| other_point(clause, number, unit, asserted))
             })
         })
+}
+
+/// Whether `clause` writes numbers of `unit` besides the `asserted` ones, none of them
+/// `number` ("2.4% at pT = 30 GeV" for 100 GeV).
+fn other_point(clause: &str, number: &str, unit: &str, asserted: &[String]) -> bool {
+    let same: Vec<&str> = numbers_at(clause)
+        .into_iter()
+        .filter(|&(_, e)| unit_after(&clause[e..]) == unit)
+        .map(|(b, e)| &clause[b..e])
+        .filter(|n| !asserted.iter().any(|a| a == n))
+        .collect();
+    !same.is_empty() && !same.contains(&number)
 }
 
 /// Where numbers are written in `text`: the byte ranges of digits with their decimal part
@@ -240,21 +248,27 @@ pub(crate) fn label_of_other_year(question: &str, claim: &str, segments: &[Strin
         return false;
     };
     let asked: Vec<String> = labels(question).into_iter().map(|(_, l)| l).collect();
-    labels(claim)
+    let claimed: Vec<String> = labels(claim)
         .into_iter()
         .map(|(_, l)| l)
         .filter(|l| !asked.contains(l))
-        .any(|label| {
-            let writing: Vec<&String> = segments
-                .iter()
-                .filter(|s| labels(s).iter().any(|(_, l)| *l == label))
-                .collect();
-            !writing.is_empty()
-                && writing.iter().all(|s| {
-                    let named: Vec<u16> = years(s).into_iter().map(|(y, _)| y).collect();
-                    !named.is_empty() && !named.contains(&year)
-                })
+        .collect();
+    if claimed.is_empty() {
+        return false;
+    }
+    // Each segment's labels, and whether it names only other years, read once.
+    let read: Vec<(Vec<String>, bool)> = segments
+        .iter()
+        .map(|s| {
+            let named: Vec<u16> = years(s).into_iter().map(|(y, _)| y).collect();
+            let other = !named.is_empty() && !named.contains(&year);
+            (labels(s).into_iter().map(|(_, l)| l).collect(), other)
         })
+        .collect();
+    claimed.iter().any(|label| {
+        let mut writing = read.iter().filter(|(ls, _)| ls.contains(label)).peekable();
+        writing.peek().is_some() && writing.all(|&(_, other)| other)
+    })
 }
 
 /// Whether `number` (digits as [`kinds::values`] gives them) is a year: 1990–2039 in four
@@ -274,11 +288,7 @@ fn years(text: &str) -> Vec<(u16, usize)> {
     let mut last_end = None;
     for (start, end) in numbers_at(text) {
         let (digits, after) = (&text[start..end], &text[end..]);
-        let unit = after
-            .strip_prefix(' ')
-            .map(|r| r.split(|c: char| !c.is_alphanumeric() && c != '%').next())
-            .is_some_and(|w| w.is_some_and(kinds::is_unit));
-        if after.starts_with(char::is_alphanumeric) || unit {
+        if after.starts_with(char::is_alphanumeric) || !unit_after(after).is_empty() {
             continue;
         }
         // "'18": the apostrophe opens the year (not a word's, as in "rock'18").

@@ -191,16 +191,19 @@ fn abbreviates(short: &str, word: &str) -> bool {
 /// Whether `question` is a yes/no question (it opens with an auxiliary verb) or an
 /// either/or one (it has "or" or "whether").
 fn is_closed(question: &str) -> bool {
-    const OPENERS: &[&str] = &[
-        "is", "are", "does", "do", "did", "was", "were", "can", "could", "has", "have", "had",
-        "will", "would", "should",
-    ];
     let lower = question.to_lowercase();
     let mut words = lower
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty());
-    words.next().is_some_and(|w| OPENERS.contains(&w)) || words.any(|w| w == "or" || w == "whether")
+    words.next().is_some_and(|w| AUXILIARIES.contains(&w))
+        || words.any(|w| w == "or" || w == "whether")
 }
+
+/// Auxiliary verbs that open a yes/no question ([`is_closed`]).
+const AUXILIARIES: &[&str] = &[
+    "is", "are", "does", "do", "did", "was", "were", "can", "could", "has", "have", "had", "will",
+    "would", "should",
+];
 
 /// Words of a number written out.
 const NUMBER_WORDS: &[&str] = &[
@@ -384,7 +387,8 @@ const WHAT_VERBS: &[&str] = &[
     "changes",
 ];
 
-/// Words that open a question or a request other than a "what/which" one or a fragment.
+/// Words besides the [`AUXILIARIES`] that open a question or a request other than a
+/// "what/which" one or a fragment.
 const OPENERS: &[&str] = &[
     "how",
     "why",
@@ -395,25 +399,10 @@ const OPENERS: &[&str] = &[
     "whose",
     "whether",
     "if",
-    "is",
-    "are",
-    "was",
-    "were",
-    "do",
-    "does",
-    "did",
-    "can",
-    "could",
-    "should",
-    "would",
-    "will",
     "shall",
     "may",
     "might",
     "must",
-    "has",
-    "have",
-    "had",
     "tell",
     "give",
     "name",
@@ -456,7 +445,7 @@ fn asks_for_quantity_noun(q: &str) -> bool {
     let mut rest = match *first {
         "what" | "which" | "what's" => &words[1..],
         // A fragment ("κλ precision at the 3 TeV stage?") is the phrase itself.
-        w if !OPENERS.contains(&w) => &words[..],
+        w if !OPENERS.contains(&w) && !AUXILIARIES.contains(&w) => &words[..],
         _ => return false,
     };
     if let Some((w, tail)) = rest.split_first() {

@@ -330,8 +330,7 @@ fn negative_power(after: &str) -> Option<usize> {
     let rest = if let Some(r) = after.strip_prefix("e-") {
         r
     } else {
-        let r = after.trim_start().strip_prefix('x')?.trim_start();
-        let r = r.strip_prefix("10")?.trim_start();
+        let r = times_ten(after)?.trim_start();
         let r = r.strip_prefix('^').unwrap_or(r).trim_start();
         r.strip_prefix('-')?
     };
@@ -339,12 +338,20 @@ fn negative_power(after: &str) -> Option<usize> {
     (digits > 0).then(|| after.len() - rest.len() + digits)
 }
 
+/// What follows "x 10" opening `after` (normalised, lower case: " x 10^-4" gives "^-4").
+fn times_ten(after: &str) -> Option<&str> {
+    after
+        .trim_start()
+        .strip_prefix('x')?
+        .trim_start()
+        .strip_prefix("10")
+}
+
 /// The length in bytes of a positive power of ten opening `after` (normalised, lower case,
 /// superscripts made digits: " x 10^34", "x 1034" for × 10³⁴); an exponent opening with 0
 /// ("x 100") is none.
 fn positive_power(after: &str) -> Option<usize> {
-    let r = after.trim_start().strip_prefix('x')?.trim_start();
-    let r = r.strip_prefix("10")?;
+    let r = times_ten(after)?;
     let r = r.strip_prefix('^').unwrap_or(r);
     let r = r.strip_prefix('+').unwrap_or(r);
     let digits = r.bytes().take_while(u8::is_ascii_digit).count();

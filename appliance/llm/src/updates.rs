@@ -279,10 +279,9 @@ fn changes_in(t: &str) -> Vec<(Value, Value)> {
         }
         // "becomes ±5.6% at 68% CL, compared with ±4.8% in v1.3": the value "becomes" leads
         // to is the new one.
-        let compared = ["compared with", "compared to"].iter().any(|m| {
-            gap.split_once(m)
-                .is_some_and(|(_, post)| post.trim().is_empty() || leads_in(post))
-        });
+        let compared = ["compared with", "compared to"]
+            .iter()
+            .any(|m| gap.split_once(m).is_some_and(|(_, post)| leads_in(post)));
         if compared {
             if let Some(new) = found[..=k]
                 .iter()
