@@ -283,7 +283,7 @@ pub(crate) fn is_year(number: &str) -> bool {
 /// The years `text` (phrase text) names, each with the byte offset where it is
 /// written: 1990–2039 in four digits or as 'yy ("'18 data"), and the years inside a range
 /// ("2016-2018"). A number before a unit ("2000 gev") or inside a longer one is no year.
-fn years(text: &str) -> Vec<(u16, usize)> {
+pub(crate) fn years(text: &str) -> Vec<(u16, usize)> {
     let mut out: Vec<(u16, usize)> = Vec::new();
     let mut last_end = None;
     for (start, end) in numbers_at(text) {

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use crate::grounding;
+use crate::{conditions, grounding, kinds};
 
 /// Words that carry no content of their own (a sentence made of these and the question's words
 /// states nothing).
@@ -221,17 +221,32 @@ fn states_number_word(text: &str, count: bool) -> bool {
     })
 }
 
+/// Phrases of a question that asks when: a year answers it.
+const WHEN: &[&str] = &["when", "year", "years", "date", "since", "until"];
+
 /// Whether `claim` gives a number as an answer to `question`: one in words ("one" for a count
 /// only), or in digits that the question does not write ("Run 3" restated from the question
-/// gives none) and that do not number a table, figure or section ("given in Table 2" gives
-/// none).
+/// gives none), that do not number a table, figure or section ("given in Table 2" gives
+/// none) and that are no year, unless the question asks when ("calibrated at the SPS in
+/// 2018" gives no MPV).
 pub fn gives_number(question: &str, claim: &str) -> bool {
     let q = phrase_text(question);
     let count = ["how many", "number of", "count"]
         .iter()
         .any(|p| has_phrase(&q, p));
-    states_number_word(claim, count)
-        || !grounding::claimed_numbers(&without_references(claim), question).is_empty()
+    let claim = without_references(claim);
+    let years: Vec<String> = if WHEN.iter().any(|p| has_phrase(&q, p)) {
+        Vec::new()
+    } else {
+        conditions::years(&phrase_text(&claim))
+            .into_iter()
+            .map(|(y, _)| y.to_string())
+            .collect()
+    };
+    states_number_word(&claim, count)
+        || kinds::values(question, &claim)
+            .iter()
+            .any(|(n, _)| !years.contains(n))
 }
 
 /// Words that a number after them points with: "Table 2", "Fig. 3", "Section 4.1".
@@ -359,6 +374,9 @@ const QUANTITY_NOUNS: &[&str] = &[
     "sf",
     "precision",
     "lumi",
+    "mpv",
+    "most probable value",
+    "offset",
 ];
 
 /// Words after which the noun phrase a "what" question asks about ends (verbs of coming out
@@ -626,5 +644,15 @@ mod tests {
         let q = "κλ precision at the 3 TeV stage?";
         assert!(!gives_number(q, "We have one major request."));
         assert!(gives_number("How many b jets?", "Only one b jet."));
+        // A year says when, not how much; digits in a name are no number (realistic5
+        // hgcal-testbeam-q08).
+        let q = "MIP MPV for the 200um sensors?";
+        assert!(asks_for_number(q));
+        assert!(!gives_number(
+            q,
+            "The MIP calibration for the 200um sensors was performed at H2 in October 2018."
+        ));
+        assert!(gives_number(q, "It is 48.6 ADC counts in 2018."));
+        assert!(gives_number("When was it calibrated?", "In October 2018."));
     }
 }

@@ -247,14 +247,29 @@ pub fn given(question: &str, claim: &str) -> Vec<Kind> {
         .collect()
 }
 
-/// The numbers `claim` asserts (those `question` does not write), in order, each with its kind
-/// read off the unit after it. Digits inside a word (a trigger name, "fb-1") or before a hyphen
-/// and a word ("2-jet") are no number, nor is a confidence level ("95% CL"); a negative power
-/// of ten after a number makes it [`Kind::Small`] and is no number itself; after a positive
-/// one the unit is read ("2.0 × 10³⁴ cm⁻²s⁻¹").
+/// The numbers `claim` asserts, in order, each with its kind read off the unit after it
+/// ([`scan`]): all but those `question` writes with the same kind or where either has no unit
+/// ("Run 3" restated; "10 ab⁻¹" asserted for "the 10 TeV run").
 pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
-    let question = grounding::normalize(question);
-    let text = grounding::normalize(claim).to_lowercase();
+    let written = scan(question, true);
+    scan(claim, false)
+        .into_iter()
+        .filter(|(n, k)| {
+            !written
+                .iter()
+                .any(|(m, j)| m == n && (j == k || *j == Kind::Plain || *k == Kind::Plain))
+        })
+        .collect()
+}
+
+/// The numbers `text` writes, in order, each with its kind read off the unit after it,
+/// [`Kind::Plain`] without one. Digits inside a word (a trigger name, "fb-1") are no number;
+/// digits before a hyphen and a word ("2-jet") and a confidence level ("95% CL") are none
+/// either, unless `labels` (then [`Kind::Plain`]); a negative power of ten after a number makes
+/// it [`Kind::Small`] and is no number itself; after a positive one the unit is read ("2.0 ×
+/// 10³⁴ cm⁻²s⁻¹").
+fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
+    let text = grounding::normalize(text).to_lowercase();
     let mut out = Vec::new();
     let mut rest = text.as_str();
     let mut before: Option<char> = None;
@@ -294,8 +309,9 @@ pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
         // "95% CL" names the confidence level of a limit, not a value.
         let level =
             unit.is_some_and(|&(u, k)| k == Kind::Percent && names_a_level(&spaced[u.len()..]));
-        if !label && !level && !grounding::has_number(&question, number) {
+        if labels || !(label || level) {
             let kind = match (power, unit) {
+                _ if label || level => Kind::Plain,
                 (Some(_), _) => Kind::Small,
                 (None, Some(&(_, k))) => k,
                 (None, None) => Kind::Plain,
@@ -465,6 +481,16 @@ mod tests {
             given("What does the 13 TeV run give?", "At 13 TeV, 4 GeV."),
             [Kind::Energy]
         );
+        // … unless with another unit (realistic5 mucol-hh-10tev-q01); a label the question
+        // writes ("3-prong") restates its number.
+        assert_eq!(
+            given(
+                "assumed total lumi for the 10 TeV run?",
+                "At 10 TeV it is 10 ab⁻¹."
+            ),
+            [Kind::Luminosity]
+        );
+        assert!(given("SF for 3-prong+pi0?", "See Table 3.").is_empty());
         // A positive power of ten is no number itself: the unit after it counts.
         assert_eq!(
             values("Q?", "L = 2.0 × 10³⁴ cm⁻²s⁻¹, 5 x 10^3 events, 3 x 100 GeV"),
