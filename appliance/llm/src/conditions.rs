@@ -146,35 +146,98 @@ fn unit_after(after: &str) -> &str {
 /// jets"), and every segment in `writing` writes it, but with another value than the
 /// claim's: in the clause that writes a number of `asserted`, a number of that unit other
 /// than the question's ("2.4% at pT = 30 GeV, 0.9% at pT = 100 GeV": 2.4% is not the one at
+/// 100 GeV), or the question's on the other side of a bound ("pT > 100 GeV" for jets below
 /// 100 GeV). A clause naming no number of the unit is not judged.
 pub(crate) fn other_condition(question: &str, asserted: &[String], writing: &[String]) -> bool {
-    let conditions: Vec<(&str, &str)> = numbers_at(question)
+    let conditions: Vec<Point> = numbers_at(question)
         .into_iter()
-        .map(|(s, e)| (&question[s..e], unit_after(&question[e..])))
-        .filter(|(_, u)| !u.is_empty())
+        .map(|(s, e)| Point {
+            number: &question[s..e],
+            unit: unit_after(&question[e..]),
+            side: side(&question[..s]),
+        })
+        .filter(|p| !p.unit.is_empty())
         .collect();
     !conditions.is_empty()
         && writing.iter().all(|s| {
-            conditions.iter().any(|&(number, unit)| {
-                grounding::has_number(s, number)
+            conditions.iter().any(|asked| {
+                grounding::has_number(s, asked.number)
                     && s.split([',', ';'])
                         .flat_map(|c| c.split(" and "))
                         .filter(|c| asserted.iter().any(|n| grounding::has_number(c, n)))
-                        .any(|clause| other_point(clause, number, unit, asserted))
+                        .any(|clause| other_point(clause, asked, asserted))
             })
         })
 }
 
-/// Whether `clause` writes numbers of `unit` besides the `asserted` ones, none of them
-/// `number` ("2.4% at pT = 30 GeV" for 100 GeV).
-fn other_point(clause: &str, number: &str, unit: &str, asserted: &[String]) -> bool {
-    let same: Vec<&str> = numbers_at(clause)
+/// A number with its unit, and the side of a bound it is written on, if any.
+struct Point<'a> {
+    number: &'a str,
+    unit: &'a str,
+    side: Option<Side>,
+}
+
+/// The side of a bound: "above 100 GeV", "pT > 100 GeV"; "below", "< 100 GeV".
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Above,
+    Below,
+}
+
+/// Words and signs before a number that make it a bound ([`side`]).
+const ABOVE: &[&str] = &[
+    ">",
+    ">=",
+    "≥",
+    "above",
+    "over",
+    "beyond",
+    "exceeding",
+    "more than",
+    "greater than",
+];
+const BELOW: &[&str] = &["<", "<=", "≤", "below", "under", "less than", "lower than"];
+
+/// The side of a bound the text `before` a number (phrase text) ends with, if any.
+fn side(before: &str) -> Option<Side> {
+    let b = before.trim_end();
+    let ends = |w: &&str| {
+        b.ends_with(*w)
+            && (!w.starts_with(char::is_alphabetic)
+                || !b[..b.len() - w.len()]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphanumeric))
+    };
+    // ">=" ends with "=", not with ">": the longer sign is tried first.
+    if BELOW.iter().any(ends) && !b.ends_with(">=") {
+        Some(Side::Below)
+    } else if ABOVE.iter().any(ends) {
+        Some(Side::Above)
+    } else {
+        None
+    }
+}
+
+/// Whether `clause` writes numbers of the `asked` unit besides the `asserted` ones, none of
+/// them the asked number on the asked side ("2.4% at pT = 30 GeV" for 100 GeV; "pT > 100
+/// GeV" for below 100 GeV).
+fn other_point(clause: &str, asked: &Point<'_>, asserted: &[String]) -> bool {
+    let same: Vec<Point<'_>> = numbers_at(clause)
         .into_iter()
-        .filter(|&(_, e)| unit_after(&clause[e..]) == unit)
-        .map(|(b, e)| &clause[b..e])
-        .filter(|n| !asserted.iter().any(|a| a == n))
+        .filter(|&(_, e)| unit_after(&clause[e..]) == asked.unit)
+        .map(|(b, e)| Point {
+            number: &clause[b..e],
+            unit: asked.unit,
+            side: side(&clause[..b]),
+        })
+        .filter(|p| !asserted.iter().any(|a| a == p.number))
         .collect();
-    !same.is_empty() && !same.contains(&number)
+    !same.is_empty()
+        && !same.iter().any(|p| {
+            p.number == asked.number
+                && (p.side.is_none() || asked.side.is_none() || p.side == asked.side)
+        })
 }
 
 /// Where numbers are written in `text`: the byte ranges of digits with their decimal part
@@ -484,5 +547,21 @@ mod tests {
         // The condition in a clause of its own: not judged.
         let p = Passage::of_text("At pT = 100 GeV, the uncertainty is 2.4%.");
         assert!(!other_qualifier(q, "2.4%.", &[&p]));
+        // The other side of a bound (realistic5 exo-dijet-scouting-q09).
+        let p = Passage::of_text(
+            "For pT > 100 GeV the scouting-to-offline response ratio is within 1% over the whole \
+             η range.",
+        );
+        let q = "scouting vs offline response for jets below 100 GeV?";
+        assert!(other_qualifier(
+            q,
+            "It is within 1% for pT > 100 GeV.",
+            &[&p]
+        ));
+        assert!(!other_qualifier("… above 100 GeV?", "Within 1%.", &[&p]));
+        assert!(!other_qualifier("… at 100 GeV?", "Within 1%.", &[&p]));
+        let p = Passage::of_text("The SF is 0.95 for pT ≤ 100 GeV.");
+        assert!(other_qualifier("SF over 100 GeV?", "0.95.", &[&p]));
+        assert!(!other_qualifier("SF under 100 GeV?", "0.95.", &[&p]));
     }
 }
