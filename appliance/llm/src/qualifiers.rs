@@ -151,9 +151,11 @@ pub(crate) fn read_segments(text: &str, captions: bool) -> Vec<String> {
 /// value that `cited` writes only beside another qualifier than the one the question names:
 /// the question names exactly one member of a group, and every segment of the cited passages
 /// that writes all the numbers the claim asserts ([`kinds::values`]: not those inside names
-/// such as HLT_IsoMu24) names another member of that group and not this one.
-/// Example: "the observed CLs upper limit is 1.6 × 10⁻¹⁰" for "what is the expected upper
-/// limit?". A claim asserting no number, or whose numbers no one segment writes, is not judged
+/// such as HLT_IsoMu24) names another member of that group and not this one, or names no
+/// member while a cited segment splits values by members, this one among them.
+/// Examples: "the observed CLs upper limit is 1.6 × 10⁻¹⁰" for "what is the expected upper
+/// limit?"; "m_t = 171.82 GeV" for the muon channel, next to "171.71 GeV in the muon channel
+/// and 171.97 GeV in the electron channel". A claim asserting no number, or whose numbers no one segment writes, is not judged
 /// here, except for a name the passages list only under other years than the question's one
 /// (`conditions::label_of_other_year`).
 pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
@@ -176,8 +178,9 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         return false;
     }
     let writing: Vec<String> = segments
-        .into_iter()
+        .iter()
         .filter(|s| asserted.iter().all(|n| grounding::has_number(s, n)))
+        .cloned()
         .collect();
     if writing.is_empty() {
         return false;
@@ -190,11 +193,21 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         let [a] = asked[..] else {
             return false;
         };
+        let other = |s: &String| group.iter().enumerate().any(|(i, m)| i != a && names(s, m));
+        // A split by the group's members ("171.71 GeV in the muon channel and 171.97 GeV in
+        // the electron channel") has the asked member's own value.
+        let split = || {
+            segments.iter().any(|s| {
+                names(s, group[a])
+                    && other(s)
+                    && kinds::values("", s)
+                        .iter()
+                        .any(|(n, _)| !asserted.contains(n))
+            })
+        };
         writing.iter().all(|s| {
-            !names(s, group[a])
-                && (group.iter().enumerate().any(|(i, m)| i != a && names(s, m))
-                    || (group[a] == EXPECTED && observed_by_default(s)))
-        })
+            !names(s, group[a]) && (other(s) || (group[a] == EXPECTED && observed_by_default(s)))
+        }) || (writing.iter().all(|s| !group.iter().any(|m| names(s, m))) && split())
     }) || conditions::other(&q, &asserted, &writing)
 }
 
@@ -362,6 +375,22 @@ mod tests {
             "20 GeV.",
             &[&twice]
         ));
+        // The unsplit value, where the passage splits it by the group's members, is not the
+        // asked member's (realistic5 top-mass-ljets-q02).
+        let split = passage(
+            "The fit gives m_t = 171.82 ± 0.27 GeV. Split by lepton flavour, it returns 171.71 \
+             GeV in the muon channel and 171.97 GeV in the electron channel.",
+        );
+        let q = "m_top from muons only?";
+        assert!(other_qualifier(q, "It is 171.82 ± 0.27 GeV.", &[&split]));
+        assert!(!other_qualifier(q, "It is 171.71 GeV.", &[&split]));
+        assert!(!other_qualifier(
+            "m_top?",
+            "It is 171.82 ± 0.27 GeV.",
+            &[&split]
+        ));
+        let unsplit = passage("The fit gives m_t = 171.82 ± 0.27 GeV with muons.");
+        assert!(!other_qualifier(q, "It is 171.82 GeV.", &[&unsplit]));
     }
 
     #[test]
