@@ -279,7 +279,7 @@ const REFERENCES: &[&str] = &[
 ];
 
 /// `claim` without the numbers that point to a part of a document ([`REFERENCES`]).
-fn without_references(claim: &str) -> String {
+pub(crate) fn without_references(claim: &str) -> String {
     let words: Vec<&str> = claim.split_whitespace().collect();
     let points = |w: &str| {
         let w = w.trim_end_matches(['.', ':']).to_lowercase();

@@ -152,7 +152,8 @@ pub(crate) fn read_segments(text: &str, captions: bool) -> Vec<String> {
 /// the question names exactly one member of a group, and every segment of the cited passages
 /// that writes all the numbers the claim asserts ([`kinds::values`]: not those inside names
 /// such as HLT_IsoMu24) names another member of that group and not this one, or names no
-/// member while a cited segment splits values by members, this one among them.
+/// member while a cited segment splits values by members, this one among them; or, for a
+/// question about a limit, every such segment writes a measured value ("0.94 ± 0.04").
 /// Examples: "the observed CLs upper limit is 1.6 × 10⁻¹⁰" for "what is the expected upper
 /// limit?"; "m_t = 171.82 GeV" for the muon channel, next to "171.71 GeV in the muon channel
 /// and 171.97 GeV in the electron channel". A claim asserting no number, or whose numbers no one segment writes, is not judged
@@ -170,7 +171,7 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         return true;
     }
     // Numbers inside names (the 24 of HLT_IsoMu24) are not values.
-    let asserted: Vec<String> = kinds::values(question, claim)
+    let asserted: Vec<String> = kinds::values(question, &focus::without_references(claim))
         .into_iter()
         .map(|(n, _)| n)
         .collect();
@@ -208,7 +209,11 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         writing.iter().all(|s| {
             !names(s, group[a]) && (other(s) || (group[a] == EXPECTED && observed_by_default(s)))
         }) || (writing.iter().all(|s| !group.iter().any(|m| names(s, m))) && split())
-    }) || conditions::other(&q, &asserted, &writing)
+    }) || (LIMIT.iter().any(|p| focus::has_phrase(&q, p))
+        && writing
+            .iter()
+            .all(|s| asserted.iter().any(|n| measured(s, n))))
+        || conditions::other(&q, &asserted, &writing)
 }
 
 /// Words of a limit or an exclusion, which notes state unqualified when it is the observed one
@@ -224,6 +229,21 @@ const LIMIT: &[&str] = &[
     "lower bound",
 ];
 const PROJECTED: &[&str] = &["would", "could", "projected", "projection", "median"];
+
+/// Whether `segment` writes `number` as a measured value, with its uncertainty after it
+/// ("0.94 ± 0.04"), as no limit is written.
+fn measured(segment: &str, number: &str) -> bool {
+    grounding::number_occurrences(
+        segment,
+        number,
+        |c| c.is_ascii_digit() || c == '.',
+        |c| c.is_ascii_digit(),
+    )
+    .any(|(_, end)| {
+        let rest = segment[end..].trim_start();
+        rest.starts_with('±') || rest.starts_with("+/-") || rest.starts_with("+-")
+    })
+}
 
 /// Whether `segment` ([`segments`]) states a limit that, naming neither expected nor observed,
 /// is the observed one by the notes' convention.
@@ -391,6 +411,24 @@ mod tests {
         ));
         let unsplit = passage("The fit gives m_t = 171.82 ± 0.27 GeV with muons.");
         assert!(!other_qualifier(q, "It is 171.82 GeV.", &[&unsplit]));
+        // A measured value, with its uncertainty, is no limit (realistic4 tau-deeptau-sf-q10);
+        // a number pointing to a table is no value.
+        let sf = passage(
+            "The SFs per DM are shown in Table 3.\n\n| DM | Medium |\n|---|---|\n| 1 | 0.94 ± 0.04 |",
+        );
+        let q = "what expected 95% CL upper limit did we get?";
+        assert!(other_qualifier(
+            q,
+            "It is 0.94 ± 0.04, see Table 3.",
+            &[&sf]
+        ));
+        assert!(!other_qualifier(
+            "Medium SF for DM1?",
+            "It is 0.94 ± 0.04.",
+            &[&sf]
+        ));
+        let limit = passage("The expected upper limit is 0.94 at 95% CL.");
+        assert!(!other_qualifier(q, "It is 0.94.", &[&limit]));
     }
 
     #[test]
