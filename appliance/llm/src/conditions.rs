@@ -127,8 +127,12 @@ fn bins(text: &str) -> Vec<Bin<'_>> {
         .collect()
 }
 
+/// Units of a detector signal, which a point is given in ("above 200 MIP") but no value kind
+/// of [`kinds`] measures.
+const SIGNAL_UNITS: &[&str] = &["mip", "mips", "fc", "adc"];
+
 /// The unit opening `after` (the text after a number, [`crate::focus::phrase_text`]): "%", a unit
-/// word ([`kinds::is_unit`]: "gev"), or "".
+/// word ([`kinds::is_unit`]: "gev"; [`SIGNAL_UNITS`]), or "".
 fn unit_after(after: &str) -> &str {
     let after = after.trim_start();
     if after.starts_with('%') {
@@ -137,17 +141,17 @@ fn unit_after(after: &str) -> &str {
         after
             .split(|c: char| !c.is_alphanumeric())
             .next()
-            .filter(|w| kinds::is_unit(w))
+            .filter(|w| kinds::is_unit(w) || SIGNAL_UNITS.contains(w))
             .unwrap_or("")
     }
 }
 
 /// Whether the question (phrase text) names a condition with a unit ("for 100 GeV
-/// jets"), and every segment in `writing` writes it, but with another value than the
-/// claim's: in the clause that writes a number of `asserted`, a number of that unit other
+/// jets"), and every segment in `writing` states the claim's value under another point of
+/// that unit: in the clause that writes a number of `asserted`, a number of that unit other
 /// than the question's ("2.4% at pT = 30 GeV, 0.9% at pT = 100 GeV": 2.4% is not the one at
-/// 100 GeV), or the question's on the other side of a bound ("pT > 100 GeV" for jets below
-/// 100 GeV). A clause naming no number of the unit is not judged.
+/// 100 GeV), or a bound that does not hold it ("pT > 100 GeV" for jets below 100 GeV; "above
+/// 200 MIP" for 20 MIP; [`meets`]). A clause naming no number of the unit is not judged.
 pub(crate) fn other_condition(question: &str, asserted: &[String], writing: &[String]) -> bool {
     let conditions: Vec<Point> = numbers_at(question)
         .into_iter()
@@ -161,11 +165,10 @@ pub(crate) fn other_condition(question: &str, asserted: &[String], writing: &[St
     !conditions.is_empty()
         && writing.iter().all(|s| {
             conditions.iter().any(|asked| {
-                grounding::has_number(s, asked.number)
-                    && s.split([',', ';'])
-                        .flat_map(|c| c.split(" and "))
-                        .filter(|c| asserted.iter().any(|n| grounding::has_number(c, n)))
-                        .any(|clause| other_point(clause, asked, asserted))
+                s.split([',', ';'])
+                    .flat_map(|c| c.split(" and "))
+                    .filter(|c| asserted.iter().any(|n| grounding::has_number(c, n)))
+                    .any(|clause| other_point(clause, asked, asserted))
             })
         })
 }
@@ -219,6 +222,28 @@ fn side(before: &str) -> Option<Side> {
     }
 }
 
+/// Whether a point or bound `p` of a clause meets the `asked` one of the question: the same
+/// number (on the same side, where both are bounds), or intervals that overlap ("pT > 30 GeV"
+/// meets 100 GeV; "above 200 MIP" does not meet 20 MIP).
+fn meets(p: &Point<'_>, asked: &Point<'_>) -> bool {
+    if p.number == asked.number {
+        return p.side.is_none() || asked.side.is_none() || p.side == asked.side;
+    }
+    let (Ok(x), Ok(a)) = (p.number.parse::<f64>(), asked.number.parse::<f64>()) else {
+        return false;
+    };
+    match (p.side, asked.side) {
+        (None, None) => false,
+        (Some(Side::Above), Some(Side::Above)) | (Some(Side::Below), Some(Side::Below)) => true,
+        (Some(Side::Above), None)
+        | (None, Some(Side::Below))
+        | (Some(Side::Above), Some(Side::Below)) => a > x,
+        (Some(Side::Below), None)
+        | (None, Some(Side::Above))
+        | (Some(Side::Below), Some(Side::Above)) => a < x,
+    }
+}
+
 /// Whether `clause` writes numbers of the `asked` unit besides the `asserted` ones, none of
 /// them the asked number on the asked side ("2.4% at pT = 30 GeV" for 100 GeV; "pT > 100
 /// GeV" for below 100 GeV).
@@ -233,11 +258,7 @@ fn other_point(clause: &str, asked: &Point<'_>, asserted: &[String]) -> bool {
         })
         .filter(|p| !asserted.iter().any(|a| a == p.number))
         .collect();
-    !same.is_empty()
-        && !same.iter().any(|p| {
-            p.number == asked.number
-                && (p.side.is_none() || asked.side.is_none() || p.side == asked.side)
-        })
+    !same.is_empty() && !same.iter().any(|p| meets(p, asked))
 }
 
 /// Where numbers are written in `text`: the byte ranges of digits with their decimal part
@@ -560,6 +581,26 @@ mod tests {
         ));
         assert!(!other_qualifier("… above 100 GeV?", "Within 1%.", &[&p]));
         assert!(!other_qualifier("… at 100 GeV?", "Within 1%.", &[&p]));
+        // A bound that holds the asked point meets it; one that does not, does not, whether
+        // the passage writes the asked point or not (realistic5 hgcal-testbeam-q09).
+        let p = Passage::of_text("The efficiency is 95% for pT > 30 GeV.");
+        assert!(!other_qualifier("eff for 100 GeV jets?", "95%.", &[&p]));
+        assert!(other_qualifier("eff for 20 GeV jets?", "95%.", &[&p]));
+        assert!(!other_qualifier("eff above 50 GeV?", "95%.", &[&p]));
+        let p = Passage::of_text(
+            "For single cells, the resolution reaches a constant term of 54 ps for signals \
+             above 200 MIP.",
+        );
+        assert!(other_qualifier(
+            "single-cell timing at ~20 MIP?",
+            "54 ps.",
+            &[&p]
+        ));
+        assert!(!other_qualifier(
+            "single-cell timing at 500 MIP?",
+            "54 ps.",
+            &[&p]
+        ));
         let p = Passage::of_text("The SF is 0.95 for pT ≤ 100 GeV.");
         assert!(other_qualifier("SF over 100 GeV?", "0.95.", &[&p]));
         assert!(!other_qualifier("SF under 100 GeV?", "0.95.", &[&p]));
