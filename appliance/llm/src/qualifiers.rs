@@ -51,9 +51,22 @@ const GROUPS: &[&[&[&str]]] = &[
     ],
     &[
         &["electron", "electrons", "dielectron", "ee", "e+e-"],
-        &["muon", "muons", "dimuon", "μ", "μμ", "mu"],
+        &["muon", "muons", "dimuon", "μ", "μμ", "mu", "mumu"],
+        &["eμ", "emu", "e-mu", "μe", "mue"],
     ],
     &[&["leading"], &["subleading", "sub-leading", "trailing"]],
+    // Working points.
+    &[
+        &["vvloose"],
+        &["vloose", "very loose"],
+        &["loose"],
+        &["medium"],
+        &["tight"],
+        &["vtight", "very tight"],
+        &["vvtight"],
+        &["xt", "xtight", "extra tight", "extra-tight"],
+        &["xxt", "xxtight"],
+    ],
     &[&["barrel"], &["endcap", "endcaps", "end-cap", "end-caps"]],
     &[
         &["signal region", "signal regions"],
@@ -124,7 +137,14 @@ pub(crate) fn read_segments(text: &str, captions: bool) -> Vec<String> {
                     header = Some(row);
                     out.push(focus::phrase_text(&format!("{row} {caption}")));
                 }
-                Some(h) => out.push(focus::phrase_text(&format!("{row} {h} {caption}"))),
+                Some(h) => match by_cell(row, h).filter(|_| captions) {
+                    Some(cells) => out.extend(
+                        cells
+                            .into_iter()
+                            .map(|c| focus::phrase_text(&format!("{c} {caption}"))),
+                    ),
+                    None => out.push(focus::phrase_text(&format!("{row} {h} {caption}"))),
+                },
             }
             continue;
         }
@@ -147,6 +167,31 @@ pub(crate) fn read_segments(text: &str, captions: bool) -> Vec<String> {
     out
 }
 
+/// A table `row` read cell by cell, where it is a row label and two values or more (every
+/// other cell writes a number, or a dash), under a `header` of as many cells: each value with
+/// the row's label and the two headers over it ("| Observed | 58 | 189 |" under "| Process |
+/// ee | eμ |" reads "Process Observed ee 58" and "Process Observed eμ 189"), so that a
+/// column's year, channel or working point stays with its value. A row with other labels
+/// ("| muon | Majorana | 1.5 × 10⁻⁷ |") is read whole.
+fn by_cell(row: &str, header: &str) -> Option<Vec<String>> {
+    let cells = |r: &str| -> Vec<String> {
+        r.trim()
+            .trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().to_string())
+            .collect()
+    };
+    let (row, head) = (cells(row), cells(header));
+    let value = |c: &String| {
+        c.chars().any(|ch| ch.is_ascii_digit()) || matches!(c.as_str(), "" | "-" | "—" | "–")
+    };
+    (row.len() == head.len() && row.len() >= 3 && row[1..].iter().all(value)).then(|| {
+        (1..row.len())
+            .map(|i| format!("{} {} {} {}", head[0], row[0], head[i], row[i]))
+            .collect()
+    })
+}
+
 /// Whether `claim` (an answer sentence to `question`, without its citation marks) gives a
 /// value that `cited` writes only beside another qualifier than the one the question names:
 /// the question names exactly one member of a group, and every segment of the cited passages
@@ -167,6 +212,17 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         .collect();
     // A name listed only under other years ("2016: IsoMu24" for the 2017 menu).
     let c = focus::phrase_text(&grounding::normalize(claim));
+    // A claim naming another member than the one asked, and not that one ("the PNet Medium
+    // SFs …" for the XT working point).
+    if GROUPS.iter().any(|group| {
+        let asked: Vec<usize> = (0..group.len())
+            .filter(|&i| names(&q, group[i]) && !negated(&q, group[i]))
+            .collect();
+        matches!(asked[..], [a] if !names(&c, group[a])
+            && group.iter().enumerate().any(|(i, m)| i != a && names(&c, m)))
+    }) {
+        return true;
+    }
     if conditions::label_of_other_year(&q, &c, &segments) {
         return true;
     }
@@ -469,6 +525,47 @@ mod tests {
             "Where does the signal region start?",
             "At 400 GeV.",
             &[&cr]
+        ));
+    }
+
+    #[test]
+    fn a_table_is_read_cell_by_cell_and_a_claim_naming_another_member_stands_alone() {
+        // realistic6 smp-vbs-ssww-run3-q01: 58 is the ee column's.
+        let yields = passage(
+            "| Process | ee | eμ | μμ |\n|---|---|---|---|\n| Total background | 31.6 | 97.4 | \
+             43.9 |\n| Observed | 58 | 189 | 101 |",
+        );
+        let q = "# data evts in the mumu SR?";
+        assert!(other_qualifier(q, "58", &[&yields]));
+        assert!(other_qualifier(q, "189 events.", &[&yields]));
+        assert!(!other_qualifier(q, "101 events.", &[&yields]));
+        // A row with labels besides its first cell is read whole.
+        let mixed = passage(
+            "| Channel | HNL type | Limit |\n|---|---|---|\n| muon | Majorana | 1.5 × 10^-7 |",
+        );
+        assert!(other_qualifier(
+            "What's the limit for a Dirac HNL?",
+            "It is 1.5 × 10^-7.",
+            &[&mixed]
+        ));
+        // realistic6 btv-bsf-ttbar-run3-q07: the claim names the Medium working point for the
+        // XT one, whatever the passages write.
+        let sf = passage("The 2023 PNet Medium SFs are unchanged; in that bin it is 0.967.");
+        let q = "XT WP SF for '23?";
+        assert!(other_qualifier(
+            q,
+            "The PNet Medium SFs for 2023 are unchanged.",
+            &[&sf]
+        ));
+        assert!(!other_qualifier(
+            q,
+            "The XT SF is not given, only the Medium one.",
+            &[&sf]
+        ));
+        assert!(!other_qualifier(
+            "SF for '23?",
+            "The Medium SF is 0.967.",
+            &[&sf]
         ));
     }
 }
