@@ -138,7 +138,14 @@ const ASKS: &[(&[&str], &[Kind])] = &[
         &[Kind::Rate, Kind::Percent, Kind::Plain, Kind::Small],
     ),
     (
-        &["significance"],
+        &[
+            "significance",
+            "in sigma",
+            "how many sigma",
+            "in σ",
+            "in standard deviations",
+            "how many standard deviations",
+        ],
         &[Kind::Significance, Kind::Plain, Kind::Percent],
     ),
     (
@@ -294,13 +301,7 @@ fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
         };
         let after = &rest[len + large..];
         let spaced = after.strip_prefix(' ').unwrap_or(after);
-        let unit = UNITS.iter().find(|(u, _)| {
-            spaced.starts_with(u)
-                && !spaced[u.len()..]
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_alphanumeric() && !u.ends_with('%'))
-        });
+        let unit = unit_opening(spaced);
         // "2-jet", "3-prong": a label, not a number given.
         let label = after
             .strip_prefix('-')
@@ -314,7 +315,7 @@ fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
                 _ if label || level => Kind::Plain,
                 (Some(_), _) => Kind::Small,
                 (None, Some(&(_, k))) => k,
-                (None, None) => Kind::Plain,
+                (None, None) => uncertainty_unit(after).unwrap_or(Kind::Plain),
             };
             out.push((number.to_string(), kind));
         }
@@ -328,6 +329,41 @@ fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
         rest = &rest[skip..];
     }
     out
+}
+
+/// The unit `text` opens with, as a whole word ("gev", not the "ev" of "events"; "%" before
+/// anything).
+fn unit_opening(text: &str) -> Option<&'static (&'static str, Kind)> {
+    UNITS.iter().find(|(u, _)| {
+        text.starts_with(u)
+            && !text[u.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphanumeric() && !u.ends_with('%'))
+    })
+}
+
+/// The kind of the unit written after the uncertainties that follow a value ("2.87 ± 0.33 fb",
+/// "171.82 ± 0.04 (stat) ± 0.27 (syst) GeV"): `after` is the text after the value.
+fn uncertainty_unit(after: &str) -> Option<Kind> {
+    let mut rest = after.trim_start();
+    loop {
+        rest = ["±", "+/-", "+-"]
+            .iter()
+            .find_map(|s| rest.strip_prefix(s))?
+            .trim_start();
+        let len = rest.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+        if len == 0 {
+            return None;
+        }
+        rest = rest[len..].trim_start();
+        if let Some(inner) = rest.strip_prefix('(') {
+            rest = inner[inner.find(')')? + 1..].trim_start();
+        }
+        if let Some(&(_, k)) = unit_opening(rest) {
+            return Some(k);
+        }
+    }
 }
 
 /// Whether `after` (the text after a percentage, lower case) opens with "CL" or "confidence":
@@ -562,6 +598,24 @@ mod tests {
             ]
         ));
         assert!(!other_kind(br, &["B < 0.15% at 95% CL."]));
+        // A value takes the unit written after its uncertainties (realistic6
+        // smp-vbs-ssww-run3-q03); "in sigma" asks for a significance.
+        let sigma = "a-priori sensitivity (in sigma) for the EW ssWW sig?";
+        assert!(other_kind(sigma, &["It is 2.87 ± 0.33 fb."]));
+        assert!(!other_kind(sigma, &["It is 7.2σ."]));
+        assert_eq!(
+            given(
+                "Q?",
+                "m = 171.82 ± 0.04 (stat) ± 0.27 (syst) GeV, 0.97 ± 0.03"
+            ),
+            [
+                Kind::Energy,
+                Kind::Plain,
+                Kind::Plain,
+                Kind::Plain,
+                Kind::Plain
+            ]
+        );
         let soft = "How soft is the second muon allowed to be?";
         assert!(other_kind(soft, &["Its relative isolation is below 0.15."]));
         // One number of the asked kind in any sentence answers.
