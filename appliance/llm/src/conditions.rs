@@ -97,9 +97,19 @@ pub(crate) fn other_bin(question: &str, writing: &[String]) -> bool {
         return false;
     };
     writing.iter().all(|s| {
-        let named: Vec<Bin> = bins(s).into_iter().filter(|b| b.2 == asked.2).collect();
+        let named: Vec<Bin> = bins(s)
+            .into_iter()
+            .filter(|b| b.2 == asked.2 && (!b.2.is_empty() || same_scale(b, &asked)))
+            .collect();
         !named.is_empty() && !named.iter().any(|b| b.0 == asked.0 && b.1 == asked.1)
     })
+}
+
+/// Whether two bins written without a unit can be bins of one variable: upper edges within a
+/// factor of ten ("0.0–0.8" in |η| is no bin of "35-50" in pT; "2.8–3.0" is one of "2.5-3").
+fn same_scale(a: &Bin<'_>, b: &Bin<'_>) -> bool {
+    let (lo, hi) = if a.1 < b.1 { (a.1, b.1) } else { (b.1, a.1) };
+    lo > 0.0 && hi < 10.0 * lo
 }
 
 /// A bin: its lower and upper edge as written, and the unit after it ("%", "gev", or "").

@@ -173,15 +173,19 @@ pub(crate) fn read_segments(text: &str, captions: bool) -> Vec<String> {
 /// ee | eμ |" reads "Process Observed ee 58" and "Process Observed eμ 189"), so that a
 /// column's year, channel or working point stays with its value. A row with other labels
 /// ("| muon | Majorana | 1.5 × 10⁻⁷ |") is read whole.
-fn by_cell(row: &str, header: &str) -> Option<Vec<String>> {
-    let cells = |r: &str| -> Vec<String> {
-        r.trim()
-            .trim_matches('|')
-            .split('|')
-            .map(|c| c.trim().to_string())
-            .collect()
+fn by_cell(row_text: &str, header: &str) -> Option<Vec<String>> {
+    // Cells between pipes; where that does not pair the row with its header, between pipes
+    // with spaces around them ("| |η| | 2022 |": a pipe inside a cell).
+    let cells = |r: &str, by: &str| -> Vec<String> {
+        let r = r.trim();
+        let r = r.strip_prefix('|').unwrap_or(r);
+        let r = r.strip_suffix('|').unwrap_or(r);
+        r.split(by).map(|c| c.trim().to_string()).collect()
     };
-    let (row, head) = (cells(row), cells(header));
+    let (mut row, mut head) = (cells(row_text, "|"), cells(header, "|"));
+    if row.len() != head.len() {
+        (row, head) = (cells(row_text, " | "), cells(header, " | "));
+    }
     let value = |c: &String| {
         c.chars().any(|ch| ch.is_ascii_digit()) || matches!(c.as_str(), "" | "-" | "—" | "–")
     };
@@ -539,6 +543,14 @@ mod tests {
         assert!(other_qualifier(q, "58", &[&yields]));
         assert!(other_qualifier(q, "189 events.", &[&yields]));
         assert!(!other_qualifier(q, "101 events.", &[&yields]));
+        // A pipe inside a cell ("|η|"): cells are split at pipes between spaces.
+        let years = passage(
+            "Tight SF, 35 < pT < 50 GeV.\n\n| |η_SC| | 2022 | 2024 |\n|---|---|---|\n| 0.0–0.8 | \
+             0.981 ± 0.004 | 0.968 ± 0.004 |",
+        );
+        let q = "'22 data/sim for tight-WP eles in the central EB slice, 35-50?";
+        assert!(other_qualifier(q, "It is 0.968 ± 0.004.", &[&years]));
+        assert!(!other_qualifier(q, "It is 0.981 ± 0.004.", &[&years]));
         // A row with labels besides its first cell is read whole.
         let mixed = passage(
             "| Channel | HNL type | Limit |\n|---|---|---|\n| muon | Majorana | 1.5 × 10^-7 |",
