@@ -222,8 +222,7 @@ fn side(before: &str) -> Option<Side> {
                     .next_back()
                     .is_some_and(char::is_alphanumeric))
     };
-    // ">=" ends with "=", not with ">": the longer sign is tried first.
-    if BELOW.iter().any(ends) && !b.ends_with(">=") {
+    if BELOW.iter().any(ends) {
         Some(Side::Below)
     } else if ABOVE.iter().any(ends) {
         Some(Side::Above)

@@ -205,8 +205,10 @@ fn by_cell(row_text: &str, header: &str) -> Option<Vec<String>> {
 /// question about a limit, every such segment writes a measured value ("0.94 ± 0.04").
 /// Examples: "the observed CLs upper limit is 1.6 × 10⁻¹⁰" for "what is the expected upper
 /// limit?"; "m_t = 171.82 GeV" for the muon channel, next to "171.71 GeV in the muon channel
-/// and 171.97 GeV in the electron channel". A claim asserting no number, or whose numbers no one segment writes, is not judged
-/// here, except for a name the passages list only under other years than the question's one
+/// and 171.97 GeV in the electron channel". A claim asserting no number, or whose numbers no
+/// one segment writes, is not judged here, except for a claim that itself names another member
+/// than the question's and not that one ("the PNet Medium SFs" for the XT working point), and
+/// a name the passages list only under other years than the question's one
 /// (`conditions::label_of_other_year`).
 pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
     let q = focus::phrase_text(&grounding::normalize(question));
@@ -214,19 +216,21 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         .iter()
         .flat_map(|p| read_segments(&p.text, true))
         .collect();
-    // A name listed only under other years ("2016: IsoMu24" for the 2017 menu).
     let c = focus::phrase_text(&grounding::normalize(claim));
     // A claim naming another member than the one asked, and not that one ("the PNet Medium
     // SFs …" for the XT working point).
     if GROUPS.iter().any(|group| {
-        let asked: Vec<usize> = (0..group.len())
-            .filter(|&i| names(&q, group[i]) && !negated(&q, group[i]))
-            .collect();
-        matches!(asked[..], [a] if !names(&c, group[a])
-            && group.iter().enumerate().any(|(i, m)| i != a && names(&c, m)))
+        asked_member(&q, group).is_some_and(|a| {
+            !names(&c, group[a])
+                && group
+                    .iter()
+                    .enumerate()
+                    .any(|(i, m)| i != a && names(&c, m))
+        })
     }) {
         return true;
     }
+    // A name listed only under other years ("2016: IsoMu24" for the 2017 menu).
     if conditions::label_of_other_year(&q, &c, &segments) {
         return true;
     }
@@ -247,11 +251,7 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         return false;
     }
     GROUPS.iter().any(|group| {
-        // "the expected (not observed) limit" asks for one member.
-        let asked: Vec<usize> = (0..group.len())
-            .filter(|&i| names(&q, group[i]) && !negated(&q, group[i]))
-            .collect();
-        let [a] = asked[..] else {
+        let Some(a) = asked_member(&q, group) else {
             return false;
         };
         let other = |s: &String| group.iter().enumerate().any(|(i, m)| i != a && names(s, m));
@@ -274,6 +274,18 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
             .iter()
             .all(|s| asserted.iter().any(|n| measured(s, n))))
         || conditions::other(&q, &asserted, &writing)
+}
+
+/// The one member of `group` the question (phrase text) names, not negated ("the expected
+/// (not observed) limit" asks for the expected one), if it names exactly one.
+fn asked_member(question: &str, group: &[&[&str]]) -> Option<usize> {
+    let asked: Vec<usize> = (0..group.len())
+        .filter(|&i| names(question, group[i]) && !negated(question, group[i]))
+        .collect();
+    match asked[..] {
+        [a] => Some(a),
+        _ => None,
+    }
 }
 
 /// Words of a limit or an exclusion, which notes state unqualified when it is the observed one
