@@ -377,14 +377,18 @@ const QUANTITY_NOUNS: &[&str] = &[
     "mpv",
     "most probable value",
     "offset",
+    "correction",
+    "norm",
+    "normalisation",
+    "normalization",
 ];
 
 /// Words after which the noun phrase a "what" question asks about ends (verbs of coming out
 /// too: "what SF comes out for DM1").
 const PHRASE_END: &[&str] = &[
-    "of", "on", "for", "in", "at", "does", "do", "did", "is", "are", "was", "were", "has", "have",
-    "had", "with", "from", "to", "by", "after", "before", "that", "which", "used", "they", "comes",
-    "come", "came", "goes", "went", "gets", "got", "ends", "turns",
+    "of", "on", "for", "per", "in", "at", "does", "do", "did", "is", "are", "was", "were", "has",
+    "have", "had", "with", "from", "to", "by", "after", "before", "that", "which", "used", "they",
+    "comes", "come", "came", "goes", "went", "gets", "got", "ends", "turns",
 ];
 
 /// Verbs that can follow "what" directly ("what motivates the width", "what sets the
@@ -484,11 +488,28 @@ fn asks_for_quantity_noun(q: &str) -> bool {
         .position(|w| PHRASE_END.contains(w))
         .unwrap_or(rest.len());
     let phrase = &rest[..end];
+    // "which correction" picks one by its name.
+    let which = *first == "which";
     let last = |n: usize| {
-        phrase.len() >= n && QUANTITY_NOUNS.contains(&phrase[phrase.len() - n..].join(" ").as_str())
+        let noun = if phrase.len() >= n {
+            phrase[phrase.len() - n..].join(" ")
+        } else {
+            return false;
+        };
+        QUANTITY_NOUNS.contains(&noun.as_str()) && !(which && NAMED.contains(&noun.as_str()))
     };
     last(1) || last(2)
 }
+
+/// Quantity nouns that also name a thing one picks by its name ("which correction do we
+/// apply?").
+const NAMED: &[&str] = &[
+    "correction",
+    "offset",
+    "norm",
+    "normalisation",
+    "normalization",
+];
 
 /// `question` as the phrase lists read it: lower case, each run of white space one space.
 pub(crate) fn phrase_text(question: &str) -> String {
@@ -619,6 +640,20 @@ mod tests {
         ] {
             assert!(!asks_for_number(q), "{q}");
         }
+    }
+
+    #[test]
+    fn a_correction_or_a_normalisation_asks_for_a_number_unless_picked_by_name() {
+        // realistic6 egm-ele-sf-2024-q06, smp-vbs-ssww-run3-q02.
+        assert!(asks_for_number(
+            "latest '24 T-WP correction for forward EE eles (|η|>2)?"
+        ));
+        assert!(asks_for_number("WZ norm from the 3l CR?"));
+        assert!(asks_for_number("what's the PU offset per vertex?"));
+        assert!(!asks_for_number(
+            "which correction do we apply to the jets?"
+        ));
+        assert!(!asks_for_number("Which normalisation is used for W+jets?"));
     }
 
     #[test]
