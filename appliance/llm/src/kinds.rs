@@ -185,6 +185,39 @@ const HOW_ENERGETIC: &[&str] = &[
     "lowest pt",
 ];
 
+/// Phrases of a question asking for a scale factor (a data/simulation ratio).
+const SCALE_FACTOR: &[&str] = &[
+    "sf",
+    "sfs",
+    "scale factor",
+    "scale factors",
+    "data/mc",
+    "data/sim",
+];
+
+/// Words of a question asking for an uncertainty or a variation, whatever its kind.
+const UNCERTAINTY: &[&str] = &[
+    "unc",
+    "uncert",
+    "uncertainty",
+    "uncertainties",
+    "error",
+    "errors",
+    "err",
+    "syst",
+    "systematic",
+    "systematics",
+    "stat",
+    "precision",
+    "shift",
+    "shifts",
+    "change",
+    "variation",
+    "deviation",
+    "spread",
+    "how",
+];
+
 /// Words for an amount of recorded collisions, asked for with "how much".
 const AMOUNTS_OF_DATA: &[&str] = &["data", "lumi", "luminosity", "dataset", "statistics"];
 
@@ -236,6 +269,10 @@ pub fn asked(question: &str) -> Option<Vec<Kind>> {
     // "How much (2022) data / lumi": a luminosity, or a share of one.
     if has(&"how much") && words.iter().any(|w| AMOUNTS_OF_DATA.contains(w)) {
         kinds.extend([Kind::Luminosity, Kind::Percent, Kind::Plain]);
+    }
+    // A scale factor is a ratio, not its uncertainty ("SF unc" may be a percentage).
+    if SCALE_FACTOR.iter().any(has) && !words.iter().any(|w| UNCERTAINTY.contains(w)) {
+        kinds.push(Kind::Plain);
     }
     (!kinds.is_empty()).then_some(kinds)
 }
@@ -616,6 +653,16 @@ mod tests {
                 Kind::Plain
             ]
         );
+        // A scale factor is a ratio; its uncertainty may be a percentage (realistic6
+        // egm-ele-sf-2024-q08).
+        let sf = "tight SF '22 for 100-200 GeV eles?";
+        assert!(other_kind(sf, &["The closure is within 0.1%."]));
+        assert!(!other_kind(sf, &["It is 0.962 ± 0.009."]));
+        assert!(!other_kind("SF unc in '22?", &["It is 1.2%."]));
+        assert!(!other_kind(
+            "how big is the SF shift?",
+            &["It moves by 0.5%."]
+        ));
         let soft = "How soft is the second muon allowed to be?";
         assert!(other_kind(soft, &["Its relative isolation is below 0.15."]));
         // One number of the asked kind in any sentence answers.
