@@ -39,13 +39,16 @@ const GREEK: &[(&str, &str)] = &[
 ];
 
 /// The text as compared: lower-case ASCII letters, digits and `+`, Greek letters spelled out,
-/// all else dropped ("tt̄H" reads as "tth", "HLT_IsoMu24" as "hltisomu24", "W + jets" as
-/// "w+jets", "B⁰_s" as "b0s", "σ_vis" as "sigmavis").
+/// ℓ as l, all else dropped ("tt̄H" reads as "tth", "HLT_IsoMu24" as "hltisomu24", "W + jets"
+/// as "w+jets", "B⁰_s" as "b0s", "σ_vis" as "sigmavis", "m4ℓ" as "m4l").
 fn squash(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in grounding::normalize(text).chars() {
         if c.is_ascii_alphanumeric() || c == '+' {
             out.push(c.to_ascii_lowercase());
+        } else if c == 'ℓ' {
+            // The script ℓ of "m4ℓ" is typed as an l.
+            out.push('l');
         } else if let Some((_, name)) = GREEK.iter().find(|(letters, _)| letters.contains(c)) {
             out.push_str(name);
         }
@@ -181,6 +184,12 @@ mod tests {
         assert!(unmentioned(
             "what's PCC's sigma_vis after everything, in barns?",
             ["The PCC visible cross-section is σ_vis = 5.91 b."]
+        )
+        .is_empty());
+        // The script ℓ typed as l (realistic6 hig-h4l-mass-width-q01): mentioned.
+        assert!(unmentioned(
+            "4e core m4l res, '22-'23 data?",
+            ["The m4ℓ resolution in the 4e channel is 2.12 GeV."]
         )
         .is_empty());
         // A trigger path named with its prefix, written without it: mentioned.
