@@ -276,11 +276,20 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         || conditions::other(&q, &asserted, &writing)
 }
 
+/// "How" with a word that is also a member's name, and what the question reads as instead.
+const HOW_DEGREE: &[(&str, &str)] = &[("how tight", "how"), ("how loose", "how")];
+
 /// The one member of `group` the question (phrase text) names, not negated ("the expected
 /// (not observed) limit" asks for the expected one), if it names exactly one.
 fn asked_member(question: &str, group: &[&[&str]]) -> Option<usize> {
+    // "How tight is the isolation cut?" asks for a degree, not the tight working point.
+    let question = HOW_DEGREE
+        .iter()
+        .fold(question.to_string(), |q, (phrase, by)| {
+            q.replace(phrase, by)
+        });
     let asked: Vec<usize> = (0..group.len())
-        .filter(|&i| names(question, group[i]) && !negated(question, group[i]))
+        .filter(|&i| names(&question, group[i]) && !negated(&question, group[i]))
         .collect();
     match asked[..] {
         [a] => Some(a),
@@ -589,6 +598,12 @@ mod tests {
         assert!(!other_qualifier(
             "SF for '23?",
             "The Medium SF is 0.967.",
+            &[&sf]
+        ));
+        // "How tight" asks for a degree, not for the tight working point.
+        assert!(!other_qualifier(
+            "how tight is the isolation cut?",
+            "Relative isolation below 0.15 (Medium WP).",
             &[&sf]
         ));
     }
