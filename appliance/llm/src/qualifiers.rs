@@ -75,18 +75,16 @@ const MEANS_GROUPS: &[&[&[&str]]] = &[
         ],
     ],
     &[
-        &["signal region", "signal regions", "sr", "srs"],
+        &["signal region", "signal regions"],
         &[
             "control region",
             "control regions",
-            "cr",
-            "crs",
             "sideband",
             "sidebands",
             "side-band",
             "side-bands",
         ],
-        &["validation region", "validation regions", "vr", "vrs"],
+        &["validation region", "validation regions"],
     ],
 ];
 
