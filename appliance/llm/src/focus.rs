@@ -491,12 +491,10 @@ fn asks_for_quantity_noun(q: &str) -> bool {
     // "which correction" picks one by its name.
     let which = *first == "which";
     let last = |n: usize| {
-        let noun = if phrase.len() >= n {
-            phrase[phrase.len() - n..].join(" ")
-        } else {
-            return false;
-        };
-        QUANTITY_NOUNS.contains(&noun.as_str()) && !(which && NAMED.contains(&noun.as_str()))
+        phrase.len() >= n && {
+            let noun = phrase[phrase.len() - n..].join(" ");
+            QUANTITY_NOUNS.contains(&noun.as_str()) && !(which && NAMED.contains(&noun.as_str()))
+        }
     };
     last(1) || last(2)
 }

@@ -195,7 +195,8 @@ const SCALE_FACTOR: &[&str] = &[
     "data/sim",
 ];
 
-/// Words of a question asking for an uncertainty or a variation, whatever its kind.
+/// Words of a question asking for an uncertainty, a variation or, with "how" ("how far off is
+/// the SF?"), a degree: of any kind, where a scale factor itself is a ratio.
 const UNCERTAINTY: &[&str] = &[
     "unc",
     "uncert",
