@@ -147,14 +147,21 @@ pub fn normalize(s: &str) -> String {
 /// Whether `number` occurs in `text` as a whole number (not inside a longer one: "14" is not
 /// in "114" nor in "14.5"; it is in "14." ending a sentence).
 pub fn has_number(text: &str, number: &str) -> bool {
+    whole_numbers(text, number).next().is_some()
+}
+
+/// Where `number` occurs in `text` as a whole number ([`has_number`]'s reading): the byte
+/// ranges, in order.
+pub(crate) fn whole_numbers<'a>(
+    text: &'a str,
+    number: &'a str,
+) -> impl Iterator<Item = (usize, usize)> + 'a {
     number_occurrences(
         text,
         number,
         |c| c.is_ascii_digit() || c == '.',
         |c| c.is_ascii_digit(),
     )
-    .next()
-    .is_some()
 }
 
 /// Where `number` occurs in `text` as a whole number ([`occurrences`] with these boundaries),

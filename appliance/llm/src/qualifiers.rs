@@ -320,13 +320,7 @@ const PROJECTED: &[&str] = &["would", "could", "projected", "projection", "media
 /// Whether `segment` writes `number` as a measured value, with its uncertainty after it
 /// ("0.94 ± 0.04"), as no limit is written.
 fn measured(segment: &str, number: &str) -> bool {
-    grounding::number_occurrences(
-        segment,
-        number,
-        |c| c.is_ascii_digit() || c == '.',
-        |c| c.is_ascii_digit(),
-    )
-    .any(|(_, end)| {
+    grounding::whole_numbers(segment, number).any(|(_, end)| {
         let rest = segment[end..].trim_start();
         rest.starts_with('±') || rest.starts_with("+/-") || rest.starts_with("+-")
     })
