@@ -194,6 +194,7 @@ impl Answerer for LlmAnswerer<'_> {
             "evidence": row.evidence,
             "relevance": row.relevance,
             "relevant": row.relevant,
+            "shown": row.shown.iter().map(|(id, text)| serde_json::json!({"id": id, "text": text})).collect::<Vec<_>>(),
             "unmentioned": row.unmentioned,
             "raw": row.raw,
             "sentences": row

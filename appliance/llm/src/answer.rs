@@ -145,6 +145,9 @@ pub struct Outcome {
     pub relevant: Vec<usize>,
     /// Used passages given to the answer step (0-based; its excerpt `[n]` is `shown[n - 1]`).
     pub shown: Vec<usize>,
+    /// The text of each shown passage as the answer and support steps read it (cut to the
+    /// budget, windowed): what a trace records for an offline replay of the checks.
+    pub shown_text: Vec<String>,
     /// The model's answer as generated ("" when no generation ran).
     pub raw: String,
     /// Its sentences, judged.
@@ -392,6 +395,7 @@ fn steps(
     }
     out.shown = given.clone();
     let shown: Vec<Passage> = given.iter().map(|&i| used[i].clone()).collect();
+    out.shown_text = shown.iter().map(|p| p.text.clone()).collect();
     let ids = grounding::render(
         engine,
         grounding::SYSTEM,

@@ -405,6 +405,9 @@ pub struct AnswerRow {
     pub relevance: Vec<f32>,
     /// Evidence passages judged to give the requested fact.
     pub relevant: Vec<String>,
+    /// The passages the answer step was shown, as (chunk id, text as shown: cut to the
+    /// budget and windowed); the support step judged against the same text.
+    pub shown: Vec<(String, String)>,
     /// The question's identifiers no retrieved passage mentions (why it abstained as
     /// [`Abstention::Unmentioned`]).
     pub unmentioned: Vec<String>,
@@ -463,6 +466,7 @@ fn abstain(llm: &Llm, settings: &Settings, ev: &Evidence, why: Abstention) -> An
         evidence: Vec::new(),
         relevance: Vec::new(),
         relevant: Vec::new(),
+        shown: Vec::new(),
         unmentioned: Vec::new(),
         unsupported: 0,
         sentences: Vec::new(),
@@ -657,6 +661,12 @@ impl Pending {
             invalid_citations: invalid,
             relevance: o.relevance.clone(),
             relevant: o.relevant.iter().filter_map(id).collect(),
+            shown: o
+                .shown
+                .iter()
+                .zip(&o.shown_text)
+                .filter_map(|(i, text)| id(i).map(|c| (c, text.clone())))
+                .collect(),
             unmentioned: o.unmentioned.clone(),
             unsupported: o.unsupported(),
             sentences: o
