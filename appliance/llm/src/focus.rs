@@ -336,6 +336,7 @@ const QUANTITY: &[&str] = &[
     "what value",
     "what number",
     "numerically",
+    "any number",
     "percent",
     "in units of",
 ];
@@ -381,14 +382,24 @@ const QUANTITY_NOUNS: &[&str] = &[
     "norm",
     "normalisation",
     "normalization",
+    // A nuclear modification factor, a width, a response, a rate, an exclusion reach: values
+    // (realistic7 HIN-25-006-q07, EXO-25-011-q07, answered with prose and no value).
+    "r_aa",
+    "raa",
+    "width",
+    "response",
+    "rate",
+    "reach",
+    "exclusion",
+    "excl",
 ];
 
 /// Words after which the noun phrase a "what" question asks about ends (verbs of coming out
 /// too: "what SF comes out for DM1").
 const PHRASE_END: &[&str] = &[
     "of", "on", "for", "per", "in", "at", "does", "do", "did", "is", "are", "was", "were", "has",
-    "have", "had", "with", "from", "to", "by", "after", "before", "that", "which", "used", "they",
-    "comes", "come", "came", "goes", "went", "gets", "got", "ends", "turns",
+    "have", "had", "with", "w/", "from", "to", "by", "after", "before", "that", "which", "used",
+    "they", "comes", "come", "came", "goes", "went", "gets", "got", "ends", "turns",
 ];
 
 /// Verbs that can follow "what" directly ("what motivates the width", "what sets the
@@ -616,6 +627,12 @@ mod tests {
             "what SF comes out for DM1 at Medium?",
             "κλ precision at the 3 TeV stage?",
             "JER SF in the barrel for 2022?",
+            // realistic7 (EXO-25-011-q07, HIN-25-006-q07, -q09, TOP-25-004-q09).
+            "what's the exp. excl for winos at 1 m ctau?",
+            "oxygen 50-70% R_AA at high pt?",
+            "elliptic flow of high-pT hadrons in OO, any number?",
+            "MC flip rate for '23 endcap eles above 100 GeV?",
+            "perp recoil width w/ puppi, highest-pileup bin, '24 dimuon events?",
         ] {
             assert!(asks_for_number(q), "{q}");
         }

@@ -47,6 +47,15 @@ const UNITS: &[(&str, Kind)] = &[
     ("/fb", Kind::Luminosity),
     ("/pb", Kind::Luminosity),
     ("ab-1", Kind::Luminosity),
+    // Inverse millibarns and microbarns: a nuclear overlap function ⟨T_AA⟩ or a heavy-ion
+    // luminosity (no "mb" alone: "MB" is minimum bias).
+    ("mb-1", Kind::Luminosity),
+    ("/mb", Kind::Luminosity),
+    ("μb-1", Kind::Luminosity),
+    ("µb-1", Kind::Luminosity),
+    ("ub-1", Kind::Luminosity),
+    ("/μb", Kind::Luminosity),
+    ("/ub", Kind::Luminosity),
     ("/ab", Kind::Luminosity),
     ("inverse femtobarns", Kind::Luminosity),
     ("inverse femtobarn", Kind::Luminosity),
@@ -165,6 +174,31 @@ const ASKS: &[(&[&str], &[Kind])] = &[
     (
         &["hv", "high voltage", "high-voltage", "voltage"],
         &[Kind::Voltage, Kind::Plain, Kind::Percent],
+    ),
+    // A nuclear modification factor or another ratio: no unit (realistic7 HIN-25-006-q01,
+    // "0.548 mb⁻¹" for R_AA).
+    (
+        &[
+            "r_aa",
+            "raa",
+            "nuclear modification factor",
+            "ratio",
+            "quotient",
+        ],
+        &[Kind::Plain, Kind::Percent, Kind::Small],
+    ),
+    // A count (realistic7 HIN-25-006-q02: wounded nucleons in mb⁻¹).
+    (&["number of", "no. of"], &[Kind::Plain, Kind::Percent]),
+    // The nuclear overlap function, in inverse (milli)barns.
+    (
+        &[
+            "taa",
+            "t_aa",
+            "nuclear overlap",
+            "overlap function",
+            "overlap fn",
+        ],
+        &[Kind::Luminosity, Kind::Plain, Kind::CrossSection],
     ),
     // Isolation relative to the object's pT is a ratio, not an energy sum.
     (
@@ -664,6 +698,16 @@ mod tests {
             "how big is the SF shift?",
             &["It moves by 0.5%."]
         ));
+        // R_AA and counts have no unit; ⟨T_AA⟩ is in inverse millibarns (realistic7
+        // HIN-25-006-q01, -q02).
+        let raa = "what's the dip value of R_AA for the most central lead-lead class?";
+        assert!(other_kind(raa, &["It is 0.548 mb⁻¹."]));
+        assert!(!other_kind(raa, &["It is 0.142."]));
+        let npart = "mean no. of wounded nucleons in the second-most-central O+O class?";
+        assert!(other_kind(npart, &["It is 0.548 mb⁻¹."]));
+        assert!(!other_kind(npart, &["⟨Npart⟩ = 23.8."]));
+        let taa = "nuclear overlap fn for the top-5% oxygen events, post-update?";
+        assert!(!other_kind(taa, &["⟨TAA⟩ = 0.548 ± 0.029 mb⁻¹."]));
         let soft = "How soft is the second muon allowed to be?";
         assert!(other_kind(soft, &["Its relative isolation is below 0.15."]));
         // One number of the asked kind in any sentence answers.
