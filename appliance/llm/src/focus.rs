@@ -383,7 +383,7 @@ const QUANTITY_NOUNS: &[&str] = &[
     "normalisation",
     "normalization",
     // A nuclear modification factor, a width, a response, a rate, an exclusion reach: values
-    // (realistic7 HIN-25-006-q07, EXO-25-011-q07, answered with prose and no value).
+    // (realistic7 HIN-25-006-q07: "oxygen 50-70% R_AA at high pt?" answered with prose).
     "r_aa",
     "raa",
     "width",
