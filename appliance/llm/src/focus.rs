@@ -366,11 +366,6 @@ const QUANTITY_NOUNS: &[&str] = &[
     "upper limit",
     "lower limit",
     "signal strength",
-    "mistag rate",
-    "fake rate",
-    "accept rate",
-    "trigger rate",
-    "event rate",
     "scale factor",
     "sf",
     "precision",
@@ -382,8 +377,9 @@ const QUANTITY_NOUNS: &[&str] = &[
     "norm",
     "normalisation",
     "normalization",
-    // A nuclear modification factor, a width, a response, a rate, an exclusion reach: values
-    // (realistic7 HIN-25-006-q07: "oxygen 50-70% R_AA at high pt?" answered with prose).
+    // A nuclear modification factor, a width, a response, a rate (a mistag, fake, trigger or
+    // event rate: the last word decides), an exclusion reach: values (realistic7
+    // HIN-25-006-q07: "oxygen 50-70% R_AA at high pt?" answered with prose).
     "r_aa",
     "raa",
     "width",
