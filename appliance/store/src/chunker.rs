@@ -113,6 +113,80 @@ fn split_long(p: &str, max: usize) -> Vec<String> {
     out
 }
 
+/// Whether `line` is the delimiter row of a Markdown pipe table (`|---|:--:|`).
+fn is_delimiter_row(line: &str) -> bool {
+    let t = line.trim();
+    t.contains('|') && t.contains('-') && t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '))
+}
+
+/// Longest caption repeated before the rows of a split table, in bytes.
+const MAX_CAPTION: usize = 200;
+
+/// A paragraph holding a Markdown pipe table, cut between rows into pieces of at most `max`
+/// bytes; each piece after the first starts with the table's header and delimiter rows, after
+/// its caption (the lines before the table in the paragraph, else `before`, the paragraph
+/// before it, when that is one short line), so that every cell is read with the names of its
+/// column and table. `None` when `p` holds no table.
+fn split_table(p: &str, before: Option<&str>, max: usize) -> Option<Vec<String>> {
+    let lines: Vec<&str> = p.lines().collect();
+    let at = (0..lines.len().saturating_sub(1))
+        .find(|&i| lines[i].contains('|') && is_delimiter_row(lines[i + 1]))?;
+    if p.len() <= max {
+        return Some(vec![p.to_string()]);
+    }
+    let lead = lines[..at].join("\n");
+    let caption = if at > 0 {
+        Some(lead.as_str())
+    } else {
+        before.filter(|b| !b.contains('\n'))
+    }
+    .filter(|c| c.len() <= MAX_CAPTION);
+    let header = format!("{}\n{}", lines[at], lines[at + 1]);
+    // What each later piece starts with: caption and header, the header alone, or nothing
+    // where even that takes more than half the room.
+    let head = match caption {
+        Some(c) if c.len() + 1 + header.len() <= max / 2 => format!("{c}\n{header}"),
+        _ if header.len() <= max / 2 => header.clone(),
+        _ => String::new(),
+    };
+    let mut out = Vec::new();
+    let mut cur = if at > 0 {
+        format!("{lead}\n{header}")
+    } else {
+        header.clone()
+    };
+    // Rows in `cur` beyond the repeated head: a piece of only the head is not emitted.
+    let mut rows = 0;
+    for row in &lines[at + 2..] {
+        for part in split_long(row, max.saturating_sub(head.len() + 1).max(1)) {
+            if rows > 0 && cur.len() + 1 + part.len() > max {
+                out.push(std::mem::replace(&mut cur, head.clone()));
+                rows = 0;
+            }
+            if !cur.is_empty() {
+                cur.push('\n');
+            }
+            cur.push_str(&part);
+            rows += 1;
+        }
+    }
+    if rows > 0 || out.is_empty() {
+        out.push(cur);
+    }
+    // The lead or header alone may exceed `max` (a long caption): cut it as prose.
+    Some(
+        out.into_iter()
+            .flat_map(|piece| {
+                if piece.len() > max {
+                    split_long(&piece, max)
+                } else {
+                    vec![piece]
+                }
+            })
+            .collect(),
+    )
+}
+
 /// The last `n` bytes of `s`, starting at a word boundary.
 fn tail_overlap(s: &str, n: usize) -> &str {
     if n == 0 || s.len() <= n {
@@ -149,21 +223,36 @@ pub fn chunk(text: &str, cfg: &ChunkingConfig) -> Vec<ChunkText> {
         let (heading, prefix) = heading_prefix(&sec.heading, cfg);
         let budget = cfg.max_chars - prefix.len();
         let overlap = cfg.overlap_chars.min(budget / 2);
-        let mut pieces = Vec::new();
+        // Pieces, each marked when it ends in table rows.
+        let mut pieces: Vec<(String, bool)> = Vec::new();
+        let mut before: Option<&str> = None;
         for p in &sec.paragraphs {
-            pieces.extend(split_long(p, budget - overlap - 2));
+            match split_table(p, before, budget - overlap - 2) {
+                Some(rows) => pieces.extend(rows.into_iter().map(|r| (r, true))),
+                None => pieces.extend(
+                    split_long(p, budget - overlap - 2)
+                        .into_iter()
+                        .map(|r| (r, false)),
+                ),
+            }
+            before = Some(p);
         }
         let mut body = String::new();
-        for piece in pieces {
+        let mut ends_in_table = false;
+        for (piece, table) in pieces {
             let sep = if body.is_empty() { 0 } else { 2 };
             if !body.is_empty() && body.len() + sep + piece.len() > budget {
                 out.push(make(&heading, &prefix, &body));
-                body = tail_overlap(&body, overlap).to_string();
+                // Rows carried over without their header would be cells without names: a
+                // chunk after table rows starts afresh (a split table repeats its header).
+                let keep = if ends_in_table { 0 } else { overlap };
+                body = tail_overlap(&body, keep).to_string();
             }
             if !body.is_empty() {
                 body.push_str("\n\n");
             }
             body.push_str(&piece);
+            ends_in_table = table;
         }
         // A flush is always followed by the piece that caused it, so a non-empty body is new text.
         if !body.is_empty() {
@@ -452,6 +541,39 @@ mod tests {
         assert!(bg.len() >= 2);
         assert!(bg.iter().all(|c| c.text.starts_with("Background\n\n")));
         assert_eq!(first_heading(text).as_deref(), Some("Title"));
+    }
+
+    #[test]
+    fn long_tables_split_between_rows_and_repeat_their_header() {
+        let rows: Vec<String> = (0..30)
+            .map(|i| format!("| bin {i} | {}.{i:02} ± 0.0{} |", i % 3, i % 7))
+            .collect();
+        let text = format!(
+            "## Scale factors\n\nTrigger SFs per bin:\n\n| Bin | SF |\n|---|---|\n{}\n\nAfter the table.",
+            rows.join("\n")
+        );
+        let chunks = chunk(&text, &cfg(300, 60));
+        assert!(chunks.len() > 3, "{chunks:#?}");
+        assert!(chunks.iter().all(|c| c.text.len() <= 300), "{chunks:#?}");
+        for c in chunks.iter().filter(|c| c.text.contains("| bin ")) {
+            // Every piece of the table has its caption and header before its first row.
+            let first_row = c.text.find("| bin ").unwrap();
+            let header = c.text.find("| Bin | SF |\n|---|---|").expect("header");
+            let caption = c.text.find("Trigger SFs per bin:").expect("caption");
+            assert!(caption < header && header < first_row, "{}", c.text);
+        }
+        // Every row survives whole, exactly once.
+        for r in &rows {
+            let n = chunks.iter().filter(|c| c.text.lines().any(|l| l == r)).count();
+            assert_eq!(n, 1, "{r}: {chunks:#?}");
+        }
+        assert!(chunks.last().unwrap().text.ends_with("After the table."));
+        // A short table stays one piece; a paragraph without a delimiter row is prose.
+        assert_eq!(
+            split_table("| a | b |\n|---|---|\n| 1 | 2 |", None, 100),
+            Some(vec!["| a | b |\n|---|---|\n| 1 | 2 |".to_string()])
+        );
+        assert_eq!(split_table("a | b, c | d", None, 5), None);
     }
 
     #[test]
