@@ -464,6 +464,11 @@ fn pack(
             idx: p.idx,
         };
         if kind == "table" {
+            // A Markdown table: split between rows, each piece with the header rows.
+            if let Some(rows) = split_table(&p.text, None, budget) {
+                pieces.extend(rows.into_iter().map(at));
+                continue;
+            }
             // Split between rows, never inside a cell.
             let mut cur = String::new();
             for row in p.text.lines() {
@@ -568,6 +573,18 @@ mod tests {
             assert_eq!(n, 1, "{r}: {chunks:#?}");
         }
         assert!(chunks.last().unwrap().text.ends_with("After the table."));
+        // An extracted table block is cut the same way.
+        let block = BlockText {
+            kind: "table".into(),
+            page: Some(1),
+            text: format!("| Bin | SF |\n|---|---|\n{}", rows.join("\n")),
+            level: None,
+        };
+        let pieces = chunk_blocks(&[block], &cfg(300, 60));
+        assert!(pieces.len() >= 3, "{pieces:#?}");
+        assert!(pieces
+            .iter()
+            .all(|c| c.chunk.text.starts_with("| Bin | SF |\n|---|---|\n| bin ")));
         // A short table stays one piece; a paragraph without a delimiter row is prose.
         assert_eq!(
             split_table("| a | b |\n|---|---|\n| 1 | 2 |", None, 100),
