@@ -569,7 +569,10 @@ mod tests {
         }
         // Every row survives whole, exactly once.
         for r in &rows {
-            let n = chunks.iter().filter(|c| c.text.lines().any(|l| l == r)).count();
+            let n = chunks
+                .iter()
+                .filter(|c| c.text.lines().any(|l| l == r))
+                .count();
             assert_eq!(n, 1, "{r}: {chunks:#?}");
         }
         assert!(chunks.last().unwrap().text.ends_with("After the table."));
