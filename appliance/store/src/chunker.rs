@@ -149,33 +149,15 @@ fn split_table(p: &str, before: Option<&str>, max: usize) -> Option<Vec<String>>
         _ if header.len() <= max / 2 => header.clone(),
         _ => String::new(),
     };
-    let mut out = Vec::new();
-    let mut cur = if at > 0 {
+    let first = if at > 0 {
         format!("{lead}\n{header}")
     } else {
-        header.clone()
+        header
     };
-    // Rows in `cur` beyond the repeated head: a piece of only the head is not emitted.
-    let mut rows = 0;
-    for row in &lines[at + 2..] {
-        for part in split_long(row, max.saturating_sub(head.len() + 1).max(1)) {
-            if rows > 0 && cur.len() + 1 + part.len() > max {
-                out.push(std::mem::replace(&mut cur, head.clone()));
-                rows = 0;
-            }
-            if !cur.is_empty() {
-                cur.push('\n');
-            }
-            cur.push_str(&part);
-            rows += 1;
-        }
-    }
-    if rows > 0 || out.is_empty() {
-        out.push(cur);
-    }
     // The lead or header alone may exceed `max` (a long caption): cut it as prose.
     Some(
-        out.into_iter()
+        pack_rows(first, &head, &lines[at + 2..], max)
+            .into_iter()
             .flat_map(|piece| {
                 if piece.len() > max {
                     split_long(&piece, max)
@@ -185,6 +167,33 @@ fn split_table(p: &str, before: Option<&str>, max: usize) -> Option<Vec<String>>
             })
             .collect(),
     )
+}
+
+/// `rows` packed in order into pieces of at most `max` bytes, never cutting a row that fits a
+/// piece (a longer one is cut as prose), the first piece starting with `first` and each later
+/// one with `head` (empty: nothing).
+fn pack_rows(first: String, head: &str, rows: &[&str], max: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = first;
+    // Rows in `cur` beyond what it started with: a piece of only its head is not emitted.
+    let mut n = 0;
+    for row in rows {
+        for part in split_long(row, max.saturating_sub(head.len() + 1).max(1)) {
+            if n > 0 && cur.len() + 1 + part.len() > max {
+                out.push(std::mem::replace(&mut cur, head.to_string()));
+                n = 0;
+            }
+            if !cur.is_empty() {
+                cur.push('\n');
+            }
+            cur.push_str(&part);
+            n += 1;
+        }
+    }
+    if n > 0 || out.is_empty() {
+        out.push(cur);
+    }
+    out
 }
 
 /// The last `n` bytes of `s`, starting at a word boundary.
@@ -464,27 +473,13 @@ fn pack(
             idx: p.idx,
         };
         if kind == "table" {
-            // A Markdown table: split between rows, each piece with the header rows.
-            if let Some(rows) = split_table(&p.text, None, budget) {
-                pieces.extend(rows.into_iter().map(at));
-                continue;
-            }
-            // Split between rows, never inside a cell.
-            let mut cur = String::new();
-            for row in p.text.lines() {
-                if !cur.is_empty() && cur.len() + 1 + row.len() > budget {
-                    pieces.push(at(std::mem::take(&mut cur)));
-                }
-                for part in split_long(row, budget) {
-                    if !cur.is_empty() {
-                        cur.push('\n');
-                    }
-                    cur.push_str(&part);
-                }
-            }
-            if !cur.is_empty() {
-                pieces.push(at(cur));
-            }
+            // Split between rows, never inside a cell; a Markdown table's later pieces start
+            // with its header rows.
+            let rows = split_table(&p.text, None, budget).unwrap_or_else(|| {
+                let lines: Vec<&str> = p.text.lines().collect();
+                pack_rows(String::new(), "", &lines, budget)
+            });
+            pieces.extend(rows.into_iter().map(at));
         } else {
             pieces.extend(
                 split_long(&p.text, budget - overlap - 2)
