@@ -38,10 +38,14 @@ const GREEK: &[(&str, &str)] = &[
     ("ωΩ", "omega"),
 ];
 
+/// Words that name what a Greek letter stands for, read as the letter's name ("photon+jet" is
+/// the notes' "γ+jets").
+const AS_GREEK: &[(&str, &str)] = &[("photon", "gamma")];
+
 /// The text as compared: lower-case ASCII letters, digits and `+`, Greek letters spelled out,
 /// ℓ as l, all else dropped ("tt̄H" reads as "tth", "HLT_IsoMu24" as "hltisomu24", "W + jets"
-/// as "w+jets", "B⁰_s" as "b0s", "σ_vis" as "sigmavis", "m4ℓ" as "m4l"); "photon" reads as
-/// γ does ("photon+jet" is the notes' "γ+jets").
+/// as "w+jets", "B⁰_s" as "b0s", "σ_vis" as "sigmavis", "m4ℓ" as "m4l"); the words of
+/// [`AS_GREEK`] read as their letter.
 fn squash(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in grounding::normalize(text).chars() {
@@ -54,7 +58,9 @@ fn squash(text: &str) -> String {
             out.push_str(name);
         }
     }
-    out.replace("photon", "gamma")
+    AS_GREEK
+        .iter()
+        .fold(out, |out, (word, name)| out.replace(word, name))
 }
 
 /// Whether `token` (ASCII letters, digits, `_` and `+`, none at either end) is an identifier:
