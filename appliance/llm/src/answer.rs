@@ -288,7 +288,7 @@ pub fn rerank(
         .iter()
         .map(|p| {
             Ok(Passage {
-                text: grounding::cut(engine, &p.text, max_passage_tokens)?,
+                text: grounding::cut(engine, question, &p.text, max_passage_tokens)?,
                 ..p.clone()
             })
         })

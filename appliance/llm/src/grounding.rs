@@ -2,6 +2,7 @@
 //! instruction to answer only from them, and what the answer's citations really point at.
 
 use crate::engine::Engine;
+use crate::locate;
 use crate::LlmError;
 
 /// The fixed reply for "the passages do not contain the answer".
@@ -322,9 +323,28 @@ fn strip_list_number(claim: &str) -> &str {
     }
 }
 
+/// `text` cut for `question` to at most `max_tokens` tokens: the paragraphs (or table rows)
+/// sharing most content words with the question that fit, in their order
+/// ([`locate::select`]); when not even the best paragraph fits, its beginning ([`head`]).
+pub fn cut(
+    engine: &Engine,
+    question: &str,
+    text: &str,
+    max_tokens: usize,
+) -> Result<String, LlmError> {
+    let mut count = |s: &str| engine.count_tokens(s);
+    if count(text)? <= max_tokens {
+        return Ok(text.to_string());
+    }
+    match locate::select(question, text, max_tokens, &mut count)? {
+        locate::Selected::Kept(s) => Ok(s),
+        locate::Selected::Best(p) => head(engine, p, max_tokens),
+    }
+}
+
 /// `text` cut to at most `max_tokens` tokens, at the last sentence end that keeps at least half
 /// of the allowance (else at the token limit, marked with "…").
-pub fn cut(engine: &Engine, text: &str, max_tokens: usize) -> Result<String, LlmError> {
+fn head(engine: &Engine, text: &str, max_tokens: usize) -> Result<String, LlmError> {
     let enc = engine
         .tokenizer()
         .encode(text, false)
@@ -358,7 +378,7 @@ pub fn fit(
     let mut cut_p: Vec<Passage> = Vec::with_capacity(passages.len());
     for p in passages {
         let mut p = p.clone();
-        p.text = cut(engine, &p.text, budget.max_passage_tokens)?;
+        p.text = cut(engine, question, &p.text, budget.max_passage_tokens)?;
         cut_p.push(p);
     }
     let size = |n: usize| -> Result<usize, LlmError> {

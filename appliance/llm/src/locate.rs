@@ -1,6 +1,8 @@
 //! Where in a passage a question's fact would be: the paragraphs sharing most content words.
 
-use crate::focus;
+use std::collections::HashSet;
+
+use crate::{focus, grounding};
 
 /// Blocks shorter than this many words (a heading, a caption, one line of a PDF page) are read
 /// together with the blocks after them, so that every paragraph of the window says something.
@@ -19,19 +21,188 @@ pub fn window(question: &str, text: &str, n: usize) -> String {
     if n == 0 || paragraphs.len() <= n {
         return text.to_string();
     }
-    let q = focus::content(question);
-    let mut ranked: Vec<(usize, usize)> = paragraphs
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (i, focus::content(p).intersection(&q).count()))
-        .collect();
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut keep: Vec<usize> = ranked.iter().take(n).map(|&(i, _)| i).collect();
+    let mut keep: Vec<usize> = ranked(question, &paragraphs).into_iter().take(n).collect();
     keep.sort_unstable();
     keep.iter()
         .map(|&i| paragraphs[i])
         .collect::<Vec<_>>()
         .join("\n\n")
+}
+
+/// Indexes of `parts`, those sharing most content words with `question` first, each word
+/// weighted by how few of the parts hold it ([`holds`]; its BM25 inverse document frequency
+/// among the parts: a word every paragraph writes tells none apart); ties in their order.
+fn ranked(question: &str, parts: &[&str]) -> Vec<usize> {
+    let q = focus::content(question);
+    let words: Vec<HashSet<String>> = parts.iter().map(|p| focus::content(p)).collect();
+    let n = parts.len() as f64;
+    let mut score = vec![0.0f64; parts.len()];
+    for w in &q {
+        let holding: Vec<usize> = (0..parts.len()).filter(|&i| holds(&words[i], w)).collect();
+        let df = holding.len() as f64;
+        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        for i in holding {
+            score[i] += idf;
+        }
+    }
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    order.sort_by(|&a, &b| score[b].total_cmp(&score[a]).then(a.cmp(&b)));
+    order
+}
+
+/// Whether a part's content `words` hold the question's content word `w`: the word itself, one
+/// of its hyphen-joined parts ("calorimeter" of "forward-calorimeter"), or for words of
+/// letters, a word it opens ("frag" of "fragmentation": questions abbreviate) or a word of
+/// four letters or more opening it ("veto" of "vetoing").
+fn holds(words: &HashSet<String>, w: &str) -> bool {
+    let letters = |w: &str| w.chars().all(char::is_alphabetic);
+    let matches = |w: &str| {
+        words.contains(w)
+            || (letters(w)
+                && words.iter().any(|p| {
+                    p.starts_with(w)
+                        || (letters(p) && p.chars().count() >= 4 && w.starts_with(p.as_str()))
+                }))
+    };
+    matches(w)
+        || (w.contains('-')
+            && w.split('-')
+                .any(|part| part.chars().count() >= 3 && matches(part)))
+}
+
+/// Marks where paragraphs or table rows of a passage were left out.
+pub const GAP: &str = "…";
+
+/// What of a passage longer than the prompt allows is read for a question ([`select`]).
+#[derive(Debug, PartialEq)]
+pub enum Selected<'a> {
+    /// The paragraphs kept, in their order, [`GAP`] where some were left out.
+    Kept(String),
+    /// Not even the first sentence of the paragraph sharing most words with the question
+    /// fits (nor, for a table, its header and a row): this paragraph, for the caller to cut.
+    Best(&'a str),
+}
+
+/// The paragraphs of `text` sharing most content words with `question`, as many as fit in
+/// `max` (as `count` measures text), in their order in `text`, a [`GAP`] line where some were
+/// left out. A Markdown table too long to come whole comes with its caption and header rows
+/// and the body rows sharing most words that fit; another paragraph too long, with the
+/// sentences from its beginning that fit. Ties go to the earlier paragraph or row, so a
+/// question sharing no word keeps the beginning of the passage.
+///
+/// A passage is cut this way rather than at its `max`-th token because the fact asked for is
+/// as often in its last paragraphs, or the last rows of its table, as in its first ones
+/// (benches/ANSWERS.md).
+pub fn select<'a, E>(
+    question: &str,
+    text: &'a str,
+    max: usize,
+    count: &mut dyn FnMut(&str) -> Result<usize, E>,
+) -> Result<Selected<'a>, E> {
+    let parts = paragraphs(text);
+    // The kept paragraphs in their order, each whole or as some of its table's rows.
+    let mut kept: Vec<(usize, String)> = Vec::new();
+    for i in ranked(question, &parts) {
+        let at = kept.partition_point(|(k, _)| *k < i);
+        kept.insert(at, (i, parts[i].to_string()));
+        if count(&join(parts.len(), &kept, "\n\n"))? <= max {
+            continue;
+        }
+        kept.remove(at);
+        let rows = table_rows(question, parts[i], &mut |t: &str| {
+            let mut with = kept.clone();
+            with.insert(at, (i, t.to_string()));
+            Ok(count(&join(parts.len(), &with, "\n\n"))? <= max)
+        })?;
+        let part = match rows {
+            Some(t) => Some(t),
+            None => beginning(parts[i], &mut |t: &str| {
+                let mut with = kept.clone();
+                with.insert(at, (i, t.to_string()));
+                Ok(count(&join(parts.len(), &with, "\n\n"))? <= max)
+            })?,
+        };
+        match part {
+            Some(t) => kept.insert(at, (i, t)),
+            None if kept.is_empty() => return Ok(Selected::Best(parts[i])),
+            None => {}
+        }
+    }
+    Ok(Selected::Kept(join(parts.len(), &kept, "\n\n")))
+}
+
+/// A Markdown table paragraph (optional caption lines, then `|` rows with a delimiter row)
+/// cut for `question`: its caption and header rows, then the body rows sharing most content
+/// words with the question, as many as `fits` accepts, in their order, a [`GAP`] line where
+/// rows were left out. `None` when `paragraph` is no such table, or `fits` accepts no row.
+fn table_rows<E>(
+    question: &str,
+    paragraph: &str,
+    fits: &mut dyn FnMut(&str) -> Result<bool, E>,
+) -> Result<Option<String>, E> {
+    let lines: Vec<&str> = paragraph.lines().collect();
+    let is_row = |l: &str| l.trim_start().starts_with('|');
+    let is_delimiter = |l: &str| {
+        is_row(l) && l.contains('-') && l.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ' | '\t'))
+    };
+    let Some(delimiter) = lines.iter().position(|l| is_delimiter(l)) else {
+        return Ok(None);
+    };
+    let body = &lines[delimiter + 1..];
+    if body.is_empty() || !body.iter().all(|l| is_row(l)) {
+        return Ok(None);
+    }
+    let head = lines[..=delimiter].join("\n");
+    let with_head = |kept: &[(usize, String)]| format!("{head}\n{}", join(body.len(), kept, "\n"));
+    let mut kept: Vec<(usize, String)> = Vec::new();
+    for i in ranked(question, body) {
+        let at = kept.partition_point(|(k, _)| *k < i);
+        kept.insert(at, (i, body[i].to_string()));
+        if !fits(&with_head(&kept))? {
+            kept.remove(at);
+        }
+    }
+    Ok((!kept.is_empty()).then(|| with_head(&kept)))
+}
+
+/// The longest beginning of `paragraph` that ends at a sentence end (or a line end), holds
+/// [`MIN_WORDS`] words or more (a heading or a caption alone says nothing) and that `fits`
+/// accepts, a [`GAP`] after it; `None` when there is none.
+fn beginning<E>(
+    paragraph: &str,
+    fits: &mut dyn FnMut(&str) -> Result<bool, E>,
+) -> Result<Option<String>, E> {
+    let mut best = None;
+    for end in grounding::sentence_ends(paragraph) {
+        let head = paragraph[..end].trim_end();
+        if head.split_whitespace().count() < MIN_WORDS {
+            continue;
+        }
+        let t = format!("{head} {GAP}");
+        if !fits(&t)? {
+            break;
+        }
+        best = Some(t);
+    }
+    Ok(best)
+}
+
+/// The `kept` parts (index among `n`, text) in their order, joined by `sep`, a [`GAP`] where
+/// parts were left out.
+fn join(n: usize, kept: &[(usize, String)], sep: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let mut next = 0;
+    for (i, t) in kept {
+        if *i > next {
+            out.push(GAP);
+        }
+        out.push(t);
+        next = i + 1;
+    }
+    if next < n {
+        out.push(GAP);
+    }
+    out.join(sep)
 }
 
 /// The paragraphs of `text`: its blocks between blank (or white-space) lines, trimmed, a block
@@ -150,6 +321,116 @@ mod tests {
         assert_eq!(
             window("trees?", "Selection\n\n500 trees.", 1),
             "Selection\n\n500 trees."
+        );
+    }
+
+    /// Words as the token count of the tests.
+    fn words(s: &str) -> Result<usize, ()> {
+        Ok(s.split_whitespace().count())
+    }
+
+    #[test]
+    fn a_long_passage_keeps_the_paragraphs_sharing_most_words_that_fit() {
+        let note = note();
+        let trigger = TRIGGER.split_whitespace().count();
+        let bdt = format!("Classifier\n\n{BDT}");
+        let lumi = LUMI.split_whitespace().count();
+        // Room for the luminosity paragraph and the gap marks, not for a second paragraph.
+        let max = lumi + 2;
+        assert_eq!(
+            select("Which runs enter the luminosity?", &note, max, &mut words),
+            Ok(Selected::Kept(format!("{GAP}\n\n{LUMI}")))
+        );
+        // Two paragraphs fit: the trigger one (a word shared) before the luminosity one, in
+        // the text's order, the gap marked where the classifier was.
+        assert_eq!(
+            select(
+                "Which runs of the muon trigger enter the luminosity?",
+                &note,
+                trigger + lumi + 3,
+                &mut words
+            ),
+            Ok(Selected::Kept(format!("{TRIGGER}\n\n{GAP}\n\n{LUMI}")))
+        );
+        // Nothing shared: the beginning.
+        assert_eq!(
+            select("Quel est le seuil?", &note, trigger + 1, &mut words),
+            Ok(Selected::Kept(format!("{TRIGGER}\n\n{GAP}")))
+        );
+        // Not even the best paragraph fits: that one, for the caller to cut.
+        assert_eq!(
+            select("How many trees has the BDT?", &note, 10, &mut words),
+            Ok(Selected::Best(bdt.as_str()))
+        );
+    }
+
+    #[test]
+    fn a_paragraph_too_long_to_come_whole_comes_with_its_first_sentences() {
+        let first = "The fake-lepton background is estimated with a tight-to-loose method in a \
+                     multijet region enriched in non-prompt leptons, with the prompt \
+                     contamination subtracted using simulation and the rates parametrised in \
+                     pT and eta.";
+        let second = "The closure of the method is tested in simulated top quark pair events, \
+                      where the predicted and observed yields of events with a non-prompt \
+                      lepton agree within thirty percent, which is taken as the systematic \
+                      uncertainty.";
+        let text = format!("{TRIGGER}\n\n{first} {second}");
+        let budget = first.split_whitespace().count() + 3;
+        assert_eq!(
+            select(
+                "How is the fake-lepton background estimated?",
+                &text,
+                budget,
+                &mut words
+            ),
+            Ok(Selected::Kept(format!("{GAP}\n\n{first} {GAP}")))
+        );
+    }
+
+    #[test]
+    fn a_long_table_keeps_its_header_and_the_rows_sharing_most_words() {
+        let prose = "The charm tagging scale factors are measured in W+c events with a soft \
+                     muon inside the jet, opposite sign minus same sign, per working point and \
+                     per bin of jet transverse momentum, separately for each year.";
+        let table = "Table 2: charm SF\n\n| pT bin | WP | SF |\n|---|:-:|---|\n\
+                     | 30-50 | loose | 0.95 |\n| 30-50 | tight | 0.93 |\n\
+                     | 50-80 | loose | 0.97 |\n| 50-80 | tight | 0.91 |";
+        let text = format!("{prose}\n\n{table}");
+        let head = "Table 2: charm SF\n\n| pT bin | WP | SF |\n|---|:-:|---|";
+        let prose_words = prose.split_whitespace().count();
+        // The prose (30 words) shares "charm", the table "charm", "tight", "50-80": caption
+        // and header (13 words), a gap and the best row (8), no room for a second row (7)
+        // nor the prose.
+        assert_eq!(
+            select("charm SF, tight WP, 50-80 bin?", &text, 25, &mut words),
+            Ok(Selected::Kept(format!(
+                "{GAP}\n\n{head}\n{GAP}\n| 50-80 | tight | 0.91 |"
+            )))
+        );
+        // The prose first (four words shared), then caption, header and the two rows of the
+        // 50-80 bin, in their order: no room for the whole table.
+        assert_eq!(
+            select(
+                "charm scale factors in the 50-80 bin?",
+                &text,
+                prose_words + 13 + 15,
+                &mut words
+            ),
+            Ok(Selected::Kept(format!(
+                "{prose}\n\n{head}\n{GAP}\n| 50-80 | loose | 0.97 |\n| 50-80 | tight | 0.91 |"
+            )))
+        );
+        // A question word opening a word of a row counts: "tig" of "tight".
+        assert_eq!(
+            select("SF, tig WP, 50-80?", &text, 25, &mut words),
+            Ok(Selected::Kept(format!(
+                "{GAP}\n\n{head}\n{GAP}\n| 50-80 | tight | 0.91 |"
+            )))
+        );
+        // The header alone does not fit: the table is the caller's to cut.
+        assert_eq!(
+            select("SF, tight WP, 50-80 bin?", table, 12, &mut words),
+            Ok(Selected::Best(table))
         );
     }
 }
