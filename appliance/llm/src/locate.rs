@@ -365,6 +365,25 @@ mod tests {
     }
 
     #[test]
+    fn question_words_match_their_parts_and_abbreviations() {
+        let words =
+            focus::content("The HF veto removes hadronic fragmentation in the forward region.");
+        assert!(holds(&words, "frag"));
+        assert!(holds(&words, "vetoing"));
+        assert!(holds(&words, "forward-calorimeter"));
+        // Not a word of three letters opening a longer question word, nor a number's prefix.
+        assert!(!holds(&words, "hadrons-like"));
+        assert!(!holds(&focus::content("the 2024 data"), "202"));
+        // A word every paragraph writes tells none apart: the rarer word decides.
+        let parts = [
+            "Photon in the barrel.",
+            "Scale factors in the endcap.",
+            "Photon in the barrel and the tracker.",
+        ];
+        assert_eq!(ranked("photon SF, barrel or endcap?", &parts), [1, 0, 2]);
+    }
+
+    #[test]
     fn a_paragraph_too_long_to_come_whole_comes_with_its_first_sentences() {
         let first = "The fake-lepton background is estimated with a tight-to-loose method in a \
                      multijet region enriched in non-prompt leptons, with the prompt \
