@@ -109,18 +109,15 @@ pub fn select<'a, E>(
             continue;
         }
         kept.remove(at);
-        let rows = table_rows(question, parts[i], &mut |t: &str| {
+        // Whether the paragraph fits as `t` beside the kept ones.
+        let mut fits = |t: &str| {
             let mut with = kept.clone();
             with.insert(at, (i, t.to_string()));
             Ok(count(&join(parts.len(), &with, "\n\n"))? <= max)
-        })?;
-        let part = match rows {
+        };
+        let part = match table_rows(question, parts[i], &mut fits)? {
             Some(t) => Some(t),
-            None => beginning(parts[i], &mut |t: &str| {
-                let mut with = kept.clone();
-                with.insert(at, (i, t.to_string()));
-                Ok(count(&join(parts.len(), &with, "\n\n"))? <= max)
-            })?,
+            None => beginning(parts[i], &mut fits)?,
         };
         match part {
             Some(t) => kept.insert(at, (i, t)),
@@ -371,7 +368,7 @@ mod tests {
         assert!(holds(&words, "frag"));
         assert!(holds(&words, "vetoing"));
         assert!(holds(&words, "forward-calorimeter"));
-        // Not a word of three letters opening a longer question word, nor a number's prefix.
+        // Neither hyphen part held or opened; a number only as itself.
         assert!(!holds(&words, "hadrons-like"));
         assert!(!holds(&focus::content("the 2024 data"), "202"));
         // A word every paragraph writes tells none apart: the rarer word decides.
@@ -417,7 +414,7 @@ mod tests {
         let text = format!("{prose}\n\n{table}");
         let head = "Table 2: charm SF\n\n| pT bin | WP | SF |\n|---|:-:|---|";
         let prose_words = prose.split_whitespace().count();
-        // The prose (30 words) shares "charm", the table "charm", "tight", "50-80": caption
+        // The prose shares "charm", the table "charm", "tight", "50-80": caption
         // and header (13 words), a gap and the best row (8), no room for a second row (7)
         // nor the prose.
         assert_eq!(
