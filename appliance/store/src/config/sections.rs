@@ -33,7 +33,8 @@ pub struct LlmConfig {
     pub max_new_tokens: usize,
     /// Prompt plus answer: evidence passages are added in rank order while they fit.
     pub context_tokens: usize,
-    /// Longest passage given to the model, in tokens (longer ones are cut).
+    /// Longest passage given to the model, in tokens (a longer one keeps its paragraphs
+    /// sharing most words with the question that fit).
     pub max_passage_tokens: usize,
     /// Passages retrieved by `answer(q)` when no k is given.
     pub k: usize,
