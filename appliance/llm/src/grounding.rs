@@ -343,7 +343,7 @@ pub fn cut(
 }
 
 /// `text` cut to at most `max_tokens` tokens, at the last sentence end that keeps at least half
-/// of the allowance (else at the token limit, marked with "…").
+/// of the allowance (else at the token limit, marked with [`locate::GAP`]).
 fn head(engine: &Engine, text: &str, max_tokens: usize) -> Result<String, LlmError> {
     let enc = engine
         .tokenizer()
@@ -359,7 +359,7 @@ fn head(engine: &Engine, text: &str, max_tokens: usize) -> Result<String, LlmErr
         .rfind(|&e| e <= limit && e >= half)
     {
         Some(e) => Ok(text[..e].trim_end().to_string()),
-        None => Ok(format!("{} …", text[..limit].trim_end())),
+        None => Ok(format!("{} {}", text[..limit].trim_end(), locate::GAP)),
     }
 }
 
