@@ -90,8 +90,11 @@ fn labels(text: &str) -> Vec<(String, String)> {
 
 /// Whether the question (phrase text) names one bin ("0-5%", "25 to 30 GeV"), and
 /// every segment in `writing` names bins with the same unit, none of them that one: R_AA "in
-/// 0–90 %" for "R_AA of the 3S in central events, 0-50%?". A segment naming no bin of that
-/// unit is not judged (a value for all bins, or for the default one).
+/// 0–90 %" for "R_AA of the 3S in central events, 0-50%?". A bin written without a unit, in
+/// the question or the segment, is one of the other's when their edges are of one scale
+/// ([`same_scale`]: "v2 in 30–40%" for "… for peripheral (70-80) events?", realistic9
+/// HIN-26-012-q08). A segment naming no bin of that unit is not judged (a value for all
+/// bins, or for the default one).
 pub(crate) fn other_bin(question: &str, writing: &[String]) -> bool {
     let [asked] = bins(question)[..] else {
         return false;
@@ -99,7 +102,10 @@ pub(crate) fn other_bin(question: &str, writing: &[String]) -> bool {
     writing.iter().all(|s| {
         let named: Vec<Bin> = bins(s)
             .into_iter()
-            .filter(|b| b.2 == asked.2 && (!b.2.is_empty() || same_scale(b, &asked)))
+            .filter(|b| {
+                (b.2 == asked.2 && !b.2.is_empty())
+                    || ((b.2.is_empty() || asked.2.is_empty()) && same_scale(b, &asked))
+            })
             .collect();
         !named.is_empty() && !named.iter().any(|b| b.0 == asked.0 && b.1 == asked.1)
     })
@@ -448,6 +454,23 @@ mod tests {
         // A bound of a period, two years or none: not judged.
         assert!(!other_qualifier("what changed since 2022?", "1.3%.", &[&p]));
         assert!(!other_qualifier("lumi unc for '22+'23?", "1.3%.", &[&p]));
+        // The claim itself places its value in another year (realistic6
+        // btv-bsf-ttbar-run3-q09), though its passage gives both.
+        let p =
+            Passage::of_text("The Tight SF is 0.956 ± 0.015 in 2022 and 0.944 ± 0.017 in 2023.");
+        let q = "RobustParT tight SF, '22?";
+        assert!(other_qualifier(
+            q,
+            "The tight SF is 0.944 ± 0.017 in 2023.",
+            &[&p]
+        ));
+        assert!(!other_qualifier(
+            q,
+            "The tight SF is 0.956 ± 0.015 in 2022.",
+            &[&p]
+        ));
+        assert!(!other_qualifier(q, "The tight SF is 0.956 ± 0.015.", &[&p]));
+        assert!(!other_qualifier(q, "In 2023 the SF was re-derived.", &[&p]));
         assert!(!other_qualifier(
             "what was the total lumi unc?",
             "1.3%.",
@@ -531,6 +554,12 @@ mod tests {
         ));
         let p = Passage::of_text("The 3S is suppressed: R_AA = 0.06.");
         assert!(!other_qualifier(q, "It is 0.06.", &[&p]));
+        // A bin without a unit is one of a centrality table's (realistic9 HIN-26-012-q08).
+        let p = Passage::of_text("After the fix, v2{SP} in 30–40% is now 0.0968 ± 0.0004.");
+        let q = "trk eff at ~0.5 GeV for peripheral (70-80) events from hydjet?";
+        assert!(other_qualifier(q, "It is 0.0968 ± 0.0004.", &[&p]));
+        assert!(!other_qualifier("v2 for 30-40?", "0.0968 ± 0.0004.", &[&p]));
+        assert!(!other_qualifier("v2 for |eta| 0.3-0.6?", "0.0968.", &[&p]));
         let named = |t: &str| {
             bins(t)
                 .into_iter()

@@ -388,6 +388,16 @@ const QUANTITY_NOUNS: &[&str] = &[
     "reach",
     "exclusion",
     "excl",
+    // A limit, a value, a current, an angle (a Lorentz angle, "LA"): realistic8
+    // SMP-26-003-q07 ("afb value in the … bin?"), realistic9 HIG-26-014-q08 ("lim from '24
+    // data only?"), TRK-26-006-q08/q09 ("L1 inner LA right after …", "leakage current per
+    // module …") answered with prose or years.
+    "limit",
+    "lim",
+    "value",
+    "current",
+    "angle",
+    "la",
 ];
 
 /// Words after which the noun phrase a "what" question asks about ends (verbs of coming out
@@ -490,9 +500,14 @@ fn asks_for_quantity_noun(q: &str) -> bool {
             rest = tail;
         }
     }
-    let end = rest
-        .iter()
-        .position(|w| PHRASE_END.contains(w))
+    let end = (0..rest.len())
+        .position(|i| {
+            PHRASE_END.contains(&rest[i])
+                || (JUST.contains(&rest[i])
+                    && rest
+                        .get(i + 1)
+                        .is_some_and(|n| ["after", "before"].contains(n)))
+        })
         .unwrap_or(rest.len());
     let phrase = &rest[..end];
     // "which correction" picks one by its name.
@@ -514,7 +529,12 @@ const NAMED: &[&str] = &[
     "norm",
     "normalisation",
     "normalization",
+    "limit",
 ];
+
+/// Adverbs that, before "after" or "before", end a noun phrase as those do ("the LA right
+/// after the replacement").
+const JUST: &[&str] = &["right", "just", "shortly", "immediately"];
 
 /// `question` as the phrase lists read it: lower case, each run of white space one space.
 pub(crate) fn phrase_text(question: &str) -> String {
@@ -629,6 +649,12 @@ mod tests {
             "elliptic flow of high-pT hadrons in OO, any number?",
             "MC flip rate for '23 endcap eles above 100 GeV?",
             "perp recoil width w/ puppi, highest-pileup bin, '24 dimuon events?",
+            // realistic8 SMP-26-003-q07, realistic9 HIG-26-014-q08, TRK-26-006-q08/q09.
+            "afb value in the 112-120 GeV, |y|<0.4 bin?",
+            "lim from '24 data only?",
+            "L1 inner LA right after the LS2 replacement (start 2022)?",
+            "leakage current per module in L3 end of '24?",
+            "what is the Lorentz angle in layer 1?",
         ] {
             assert!(asks_for_number(q), "{q}");
         }
@@ -648,6 +674,9 @@ mod tests {
             "How come the control samples can be collected with this trigger?",
             "How well does the simulation describe the data?",
             "How robust is the background model against the choice of function?",
+            "Which limit do we quote?",
+            "What is the current status of the review?",
+            "What is the right binning just after the fix?",
         ] {
             assert!(!asks_for_number(q), "{q}");
         }

@@ -24,6 +24,8 @@ pub enum Kind {
     Significance,
     /// V, kV (a high-voltage working point).
     Voltage,
+    /// nA to mA (a leakage or bias current).
+    Current,
     /// A cross section: fb, pb, nb (not fb⁻¹).
     CrossSection,
     /// A small number written with a negative power of ten (3.0 × 10⁻⁴, 1.5e-7): a branching
@@ -101,6 +103,11 @@ const UNITS: &[(&str, Kind)] = &[
     ("standard deviations", Kind::Significance),
     ("kv", Kind::Voltage),
     ("v", Kind::Voltage),
+    ("µa", Kind::Current),
+    ("μa", Kind::Current),
+    ("ua", Kind::Current),
+    ("na", Kind::Current),
+    ("ma", Kind::Current),
 ];
 
 /// Phrases of a question that ask for a quantity of a few kinds; the kinds of every phrase that
@@ -174,6 +181,39 @@ const ASKS: &[(&[&str], &[Kind])] = &[
     (
         &["hv", "high voltage", "high-voltage", "voltage"],
         &[Kind::Voltage, Kind::Plain, Kind::Percent],
+    ),
+    // A current through a sensor, or its share of a reference one.
+    (
+        &[
+            "leakage current",
+            "dark current",
+            "bias current",
+            "hv current",
+        ],
+        &[Kind::Current, Kind::Plain, Kind::Percent],
+    ),
+    // A limit bounds a coupling, a ratio, a cross section, a mass or a lifetime; never a
+    // significance or an amount of data (realistic8 HIG-26-007-q07: "2.7σ" for the expected
+    // upper limit on μ).
+    (
+        &[
+            "upper limit",
+            "lower limit",
+            "upper lim",
+            "exclusion limit",
+            "excl limit",
+            "limit on",
+            "lim on",
+        ],
+        &[
+            Kind::Plain,
+            Kind::Small,
+            Kind::Percent,
+            Kind::CrossSection,
+            Kind::Energy,
+            Kind::Length,
+            Kind::Time,
+        ],
     ),
     // A nuclear modification factor or another ratio: no unit (realistic7 HIN-25-006-q01,
     // "0.548 mb⁻¹" for R_AA).
@@ -343,8 +383,9 @@ pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
 
 /// The numbers `text` writes, in order, each with its kind read off the unit after it,
 /// [`Kind::Plain`] without one. Digits inside a word (a trigger name, "fb-1") are no number;
-/// digits before a hyphen and a word ("2-jet") and a confidence level ("95% CL") are none
-/// either, unless `labels` (then [`Kind::Plain`]); a negative power of ten after a number makes
+/// digits before a hyphen and a word ("2-jet"), after a naming word ("Run 3", [`NAMING`]) and
+/// a confidence level ("95% CL") are none either, unless `labels` (then [`Kind::Plain`]); a
+/// power of ten alone ("10^14") and an exponent ("cm^-2") are none; a negative power of ten after a number makes
 /// it [`Kind::Small`] and is no number itself; after a positive one the unit is read ("2.0 ×
 /// 10³⁴ cm⁻²s⁻¹").
 fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
@@ -353,7 +394,13 @@ fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
     let mut rest = text.as_str();
     let mut before: Option<char> = None;
     while let Some(c) = rest.chars().next() {
-        let starts = c.is_ascii_digit() && !before.is_some_and(|b| b.is_alphanumeric() || b == '_');
+        // An exponent ("cm^-2") is no number either.
+        let exponent = text[..text.len() - rest.len()]
+            .trim_end_matches(['-', '+'])
+            .ends_with('^');
+        let starts = c.is_ascii_digit()
+            && !exponent
+            && !before.is_some_and(|b| b.is_alphanumeric() || b == '_');
         if !starts {
             before = Some(c);
             rest = &rest[c.len_utf8()..];
@@ -364,6 +411,19 @@ fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
             .unwrap_or(rest.len());
         let number = rest[..len].trim_end_matches('.');
         let after = &rest[len..];
+        // A power of ten alone ("in units of 10^14 cm^-2") scales a unit; it is no value.
+        if number == "10" {
+            if let Some(p) = after.strip_prefix('^') {
+                let p = p.strip_prefix(['-', '+']).unwrap_or(p);
+                let digits = p.bytes().take_while(u8::is_ascii_digit).count();
+                if digits > 0 {
+                    let skip = after.len() - p.len() + len + digits;
+                    before = rest[..skip].chars().next_back();
+                    rest = &rest[skip..];
+                    continue;
+                }
+            }
+        }
         let power = negative_power(after);
         // "2.0 x 10^34 cm-2s-1": the unit is read after a positive power of ten.
         let large = if power.is_none() {
@@ -374,11 +434,16 @@ fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
         let after = &rest[len + large..];
         let spaced = after.strip_prefix(' ').unwrap_or(after);
         let unit = unit_opening(spaced);
-        // "2-jet", "3-prong": a label, not a number given.
-        let label = after
-            .strip_prefix('-')
-            .and_then(|a| a.chars().next())
-            .is_some_and(char::is_alphabetic);
+        // "2-jet", "3-prong", "Run 3", "layer 1": a label, not a number given.
+        let named = text[..text.len() - rest.len()]
+            .strip_suffix(' ')
+            .and_then(|t| t.rsplit(' ').next())
+            .is_some_and(|w| NAMING.contains(&w));
+        let label = named
+            || after
+                .strip_prefix('-')
+                .and_then(|a| a.chars().next())
+                .is_some_and(char::is_alphabetic);
         // "95% CL" names the confidence level of a limit, not a value.
         let level =
             unit.is_some_and(|&(u, k)| k == Kind::Percent && names_a_level(&spaced[u.len()..]));
@@ -402,6 +467,13 @@ fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
     }
     out
 }
+
+/// Words a number after them is the name of ("Run 3", "Phase 2", "layer 1", "fill 8999"),
+/// as [`scan`] reads them (lower case).
+const NAMING: &[&str] = &[
+    "run", "phase", "layer", "disk", "ring", "station", "wheel", "sector", "fill", "era",
+    "category", "cat", "ls",
+];
 
 /// The unit `text` opens with, as a whole word ("gev", not the "ev" of "events"; "%" before
 /// anything).
@@ -630,6 +702,36 @@ mod tests {
         let q = "total cross section of VBF HH in the SM?";
         assert!(other_kind(q, &["It is 1.2 ab⁻¹."]));
         assert!(!other_kind(q, &["It is 3.4 fb."]));
+    }
+
+    #[test]
+    fn a_current_a_limit_and_a_named_run_are_read() {
+        // realistic9 TRK-26-006-q09: a fluence and an energy for a leakage current.
+        let q = "leakage current per module in L3 end of '24?";
+        assert!(other_kind(
+            q,
+            &["It was estimated to be 1 MeV neutron-equivalent fluence (10^14 cm^-2)."]
+        ));
+        assert!(!other_kind(q, &["It is 12.5 µA per module."]));
+        // realistic8 HIG-26-007-q07: a significance for a limit.
+        let q = "expected 95% CL upper limit on mu?";
+        assert!(other_kind(q, &["It is 2.7σ."]));
+        assert!(!other_kind(q, &["It is 2.1 times the SM."]));
+        assert!(!other_kind(
+            "95% CL lower limit on the mass?",
+            &["1.2 TeV."]
+        ));
+        // realistic9 MUO-26-005-q08: "Run 3" names a run; the energy is no scale factor.
+        let q = "SF for 0.3-0.6 in '23 data?";
+        assert!(other_kind(
+            q,
+            &["It uses the three Run 3 years at √s = 13.6 TeV."]
+        ));
+        assert!(!other_kind(q, &["In Run 3 it is 0.97."]));
+        assert_eq!(
+            given("", "Run 3, phase 2, layer 1, fill 8999: 4 hits"),
+            [Kind::Plain]
+        );
     }
 
     #[test]

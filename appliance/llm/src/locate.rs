@@ -50,8 +50,9 @@ fn ranked(question: &str, parts: &[&str]) -> Vec<usize> {
     order
 }
 
-/// Whether a part's content `words` hold the question's content word `w`: the word itself, one
-/// of its hyphen-joined parts ("calorimeter" of "forward-calorimeter"), or for words of
+/// Whether a part's content `words` hold the question's content word `w`: the word itself, both
+/// edges of a range ("60" and "70" of "60-70"), one of its other hyphen-joined parts
+/// ("calorimeter" of "forward-calorimeter"), or for words of
 /// letters, a word it opens ("frag" of "fragmentation": questions abbreviate) or a word of
 /// four letters or more opening it ("veto" of "vetoing").
 fn holds(words: &HashSet<String>, w: &str) -> bool {
@@ -64,10 +65,15 @@ fn holds(words: &HashSet<String>, w: &str) -> bool {
                         || (letters(p) && p.chars().count() >= 4 && w.starts_with(p.as_str()))
                 }))
     };
+    let number = |p: &str| p.chars().next().is_some_and(|c| c.is_ascii_digit());
+    let parts: Vec<&str> = w.split('-').collect();
     matches(w)
+        // A range ("60-70"): both its edges ("| 60–70% |"; an en dash splits words).
+        || (parts.len() == 2 && parts.iter().all(|p| number(p)) && parts.iter().all(|p| matches(p)))
         || (w.contains('-')
-            && w.split('-')
-                .any(|part| part.chars().count() >= 3 && matches(part)))
+            && parts
+                .iter()
+                .any(|part| part.chars().count() >= 3 && !number(part) && matches(part)))
 }
 
 /// Marks where paragraphs or table rows of a passage were left out.
@@ -371,6 +377,12 @@ mod tests {
         // Neither hyphen part held or opened; a number only as itself.
         assert!(!holds(&words, "hadrons-like"));
         assert!(!holds(&focus::content("the 2024 data"), "202"));
+        // A range holds where both its edges are written (realistic9 HIN-26-012-q02: the
+        // "60–70%" row of a centrality table, the en dash splitting it).
+        let row = focus::content("| 60–70% | 30.4 ± 1.9 | 0.541 ± 0.004 |");
+        assert!(holds(&row, "60-70"));
+        assert!(!holds(&focus::content("| 50–60% | 53.6 ± 2.4 |"), "60-70"));
+        assert!(holds(&focus::content("| 0.3–0.6 | 0.97 |"), "0.3-0.6"));
         // A word every paragraph writes tells none apart: the rarer word decides.
         let parts = [
             "Photon in the barrel.",

@@ -248,6 +248,17 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
     if asserted.is_empty() {
         return false;
     }
+    // A value the claim itself places in another year than the one asked ("0.944 ± 0.017 in
+    // 2023" for "tight SF, '22?"), read clause by clause as the passages are; years alone
+    // assert no value.
+    let values: Vec<String> = asserted
+        .iter()
+        .filter(|n| !conditions::is_year(n))
+        .cloned()
+        .collect();
+    if !values.is_empty() && conditions::other_year(&q, &values, std::slice::from_ref(&c)) {
+        return true;
+    }
     let writing: Vec<String> = segments
         .iter()
         .filter(|s| asserted.iter().all(|n| grounding::has_number(s, n)))
