@@ -297,7 +297,8 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
 const HOW_DEGREE: &[(&str, &str)] = &[("how tight", "how"), ("how loose", "how")];
 
 /// The one member of `group` the question (phrase text) names, not negated ("the expected
-/// (not observed) limit" asks for the expected one), if it names exactly one.
+/// (not observed) limit" asks for the expected one), if it names exactly one; a member
+/// written only inside another's longer spelling ("mu" of "e-mu") is not named.
 fn asked_member(question: &str, group: &[&[&str]]) -> Option<usize> {
     // "How tight is the isolation cut?" asks for a degree, not the tight working point.
     let question = HOW_DEGREE
@@ -305,8 +306,27 @@ fn asked_member(question: &str, group: &[&[&str]]) -> Option<usize> {
         .fold(question.to_string(), |q, (phrase, by)| {
             q.replace(phrase, by)
         });
+    // The spellings of each member the question writes; a member written only inside a longer
+    // spelling of another ("mu" of "e-mu") is not named.
+    let written: Vec<Vec<&str>> = group
+        .iter()
+        .map(|m| {
+            m.iter()
+                .copied()
+                .filter(|p| focus::has_phrase(&question, p))
+                .collect()
+        })
+        .collect();
+    let inside_other = |i: usize| {
+        written[i].iter().all(|p| {
+            written
+                .iter()
+                .enumerate()
+                .any(|(j, w)| j != i && w.iter().any(|o| o.len() > p.len() && o.contains(p)))
+        })
+    };
     let asked: Vec<usize> = (0..group.len())
-        .filter(|&i| names(&question, group[i]) && !negated(&question, group[i]))
+        .filter(|&i| !written[i].is_empty() && !inside_other(i) && !negated(&question, group[i]))
         .collect();
     match asked[..] {
         [a] => Some(a),
@@ -503,6 +523,15 @@ mod tests {
         ));
         let unsplit = passage("The fit gives m_t = 171.82 ± 0.27 GeV with muons.");
         assert!(!other_qualifier(q, "It is 171.82 GeV.", &[&unsplit]));
+        // "e-mu" names the eμ channel, not the muon one (realistic7 TOP-25-004-q02: the ee
+        // row's value given for eμ).
+        let rows = passage(
+            "Trigger SFs:\n\n| Channel | 2022 | 2023 |\n|---|---|---|\n| ee | 0.981 ± 0.006 | \
+             0.976 ± 0.008 |\n| eμ | 0.992 ± 0.004 | 0.989 ± 0.005 |",
+        );
+        let q = "trig SF for e-mu in '23?";
+        assert!(other_qualifier(q, "It is 0.976 ± 0.008.", &[&rows]));
+        assert!(!other_qualifier(q, "It is 0.989 ± 0.005.", &[&rows]));
         // A measured value, with its uncertainty, is no limit (realistic4 tau-deeptau-sf-q10);
         // a number pointing to a table is no value.
         let sf = passage(
