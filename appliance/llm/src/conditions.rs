@@ -471,6 +471,23 @@ mod tests {
         ));
         assert!(!other_qualifier(q, "The tight SF is 0.956 ± 0.015.", &[&p]));
         assert!(!other_qualifier(q, "In 2023 the SF was re-derived.", &[&p]));
+        // A claim naming the asked year beside a value the table gives under another year
+        // (realistic9 MUO-26-005-q06: the 2022 column read for '23).
+        let p = Passage::of_text(
+            "| Region | 2022 | 2023 |\n|---|---|---|\n| EMTF (1.6–2.1) | 0.941 ± 0.001 | 0.937 ± \
+             0.002 |",
+        );
+        let q = "overlap finder eff for '23?";
+        assert!(other_qualifier(
+            q,
+            "The efficiency for 2023 is 0.941 ± 0.001.",
+            &[&p]
+        ));
+        assert!(!other_qualifier(
+            q,
+            "The efficiency for 2023 is 0.937 ± 0.002.",
+            &[&p]
+        ));
         assert!(!other_qualifier(
             "what was the total lumi unc?",
             "1.3%.",
