@@ -128,7 +128,13 @@ fn numbered(token: &str, text: &str) -> bool {
     }
     let blank = |c: char| c == ' ' || c == '-';
     text.match_indices(name).any(|(i, _)| {
-        let after = text[i + name.len()..].trim_start_matches(blank);
+        // A word of its own ("BPix L1", not "single 2" for sin2).
+        let alone = !text[..i].ends_with(|c: char| c.is_alphanumeric());
+        let after = &text[i + name.len()..];
+        if !alone || !after.starts_with(blank) {
+            return false;
+        }
+        let after = after.trim_start_matches(blank);
         let word = after
             .find(|c: char| !c.is_ascii_alphabetic())
             .unwrap_or(after.len());
@@ -259,6 +265,10 @@ mod tests {
         assert_eq!(
             unmentioned("BPix4 LA?", ["BPix consists of 4 layers."]),
             ["BPix4"]
+        );
+        assert_eq!(
+            unmentioned("sin2 in ee?", ["a single 2-prong tau"]),
+            ["sin2"]
         );
         // Named twice, reported once.
         assert_eq!(
