@@ -385,9 +385,9 @@ pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
 /// [`Kind::Plain`] without one. Digits inside a word (a trigger name, "fb-1") are no number;
 /// digits before a hyphen and a word ("2-jet"), after a naming word ("Run 3", [`NAMING`]) and
 /// a confidence level ("95% CL") are none either, unless `labels` (then [`Kind::Plain`]); a
-/// power of ten alone ("10^14") and an exponent ("cm^-2") are none; a negative power of ten after a number makes
-/// it [`Kind::Small`] and is no number itself; after a positive one the unit is read ("2.0 ×
-/// 10³⁴ cm⁻²s⁻¹").
+/// power of ten alone ("10^14") and an exponent ("cm^-2") are none; a negative power of ten
+/// after a number makes it [`Kind::Small`] and is no number itself; after a positive one the
+/// unit is read ("2.0 × 10³⁴ cm⁻²s⁻¹").
 fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
     let text = grounding::normalize(text).to_lowercase();
     let mut out = Vec::new();

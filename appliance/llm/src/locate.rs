@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use crate::{focus, grounding};
+use crate::{focus, grounding, terms};
 
 /// Blocks shorter than this many words (a heading, a caption, one line of a PDF page) are read
 /// together with the blocks after them, so that every paragraph of the window says something.
@@ -56,7 +56,7 @@ fn terms_of(text: &str) -> HashSet<String> {
     let mut out = focus::content(text);
     out.extend(
         text.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| w.chars().any(|c| GREEK.iter().any(|(g, _)| *g == c)))
+            .filter(|w| w.chars().any(|c| terms::greek_name(c).is_some()))
             .map(str::to_lowercase),
     );
     out
@@ -92,34 +92,13 @@ fn holds(words: &HashSet<String>, w: &str) -> bool {
                 .any(|part| part.chars().count() >= 3 && !number(part) && matches(part)))
 }
 
-/// Greek letters as questions typed in ASCII spell them.
-const GREEK: &[(char, &str)] = &[
-    ('α', "alpha"),
-    ('β', "beta"),
-    ('γ', "gamma"),
-    ('δ', "delta"),
-    ('η', "eta"),
-    ('θ', "theta"),
-    ('λ', "lambda"),
-    ('μ', "mu"),
-    ('µ', "mu"),
-    ('ν', "nu"),
-    ('π', "pi"),
-    ('σ', "sigma"),
-    ('τ', "tau"),
-    ('υ', "upsilon"),
-    ('φ', "phi"),
-    ('χ', "chi"),
-    ('ψ', "psi"),
-];
-
 /// `word` (lower case) without hyphens, its Greek letters spelled out ("eμ" and "e-mu" are
 /// "emu").
 fn fold(word: &str) -> String {
     let mut out = String::new();
     for c in word.chars().filter(|&c| c != '-') {
-        match GREEK.iter().find(|(g, _)| *g == c) {
-            Some((_, name)) => out.push_str(name),
+        match terms::greek_name(c) {
+            Some(name) => out.push_str(name),
             None => out.push(c),
         }
     }

@@ -38,6 +38,14 @@ const GREEK: &[(&str, &str)] = &[
     ("ωΩ", "omega"),
 ];
 
+/// The name a Greek letter is typed with in ASCII ("mu" for μ and µ, "upsilon" for Υ).
+pub(crate) fn greek_name(c: char) -> Option<&'static str> {
+    GREEK
+        .iter()
+        .find(|(letters, _)| letters.contains(c))
+        .map(|&(_, name)| name)
+}
+
 /// Words that name what a Greek letter stands for, read as the letter's name ("photon+jet" is
 /// the notes' "γ+jets").
 const AS_GREEK: &[(&str, &str)] = &[("photon", "gamma")];
@@ -54,7 +62,7 @@ fn squash(text: &str) -> String {
         } else if c == 'ℓ' {
             // The script ℓ of "m4ℓ" is typed as an l.
             out.push('l');
-        } else if let Some((_, name)) = GREEK.iter().find(|(letters, _)| letters.contains(c)) {
+        } else if let Some(name) = greek_name(c) {
             out.push_str(name);
         }
     }
