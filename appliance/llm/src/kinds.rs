@@ -385,7 +385,8 @@ pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
 /// [`Kind::Plain`] without one. Digits inside a word (a trigger name, "fb-1") are no number;
 /// digits before a hyphen and a word ("2-jet"), after a naming word ("Run 3", [`NAMING`]) and
 /// a confidence level ("95% CL") are none either, unless `labels` (then [`Kind::Plain`]); a
-/// power of ten alone ("10^14") and an exponent ("cm^-2") are none; a negative power of ten
+/// power of ten alone ("10^14"), an exponent ("cm^-2") and the numbers of an id ("EGM-26-007",
+/// [`is_id`]) are none; a negative power of ten
 /// after a number makes it [`Kind::Small`] and is no number itself; after a positive one the
 /// unit is read ("2.0 × 10³⁴ cm⁻²s⁻¹").
 fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
@@ -404,6 +405,20 @@ fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
         if !starts {
             before = Some(c);
             rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        // An analysis or note id ("EGM-26-007", "an-2026-009") names a document.
+        let at = text.len() - rest.len();
+        let joined = |c: char| c.is_ascii_alphanumeric() || c == '-';
+        let start = text[..at]
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !joined(c))
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let end = at + rest.find(|c: char| !joined(c)).unwrap_or(rest.len());
+        if is_id(&text[start..end]) {
+            before = text[..end].chars().next_back();
+            rest = &text[end..];
             continue;
         }
         let len = rest
@@ -466,6 +481,20 @@ fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
         rest = &rest[skip..];
     }
     out
+}
+
+/// Whether `token` (lower case) is an id: two letters or more, then numbers each after a
+/// hyphen ("egm-26-007", "an-2026-009").
+fn is_id(token: &str) -> bool {
+    let mut parts = token.split('-');
+    let head = parts.next().unwrap_or_default();
+    let numbers: Vec<&str> = parts.collect();
+    head.len() >= 2
+        && head.bytes().all(|b| b.is_ascii_alphabetic())
+        && !numbers.is_empty()
+        && numbers
+            .iter()
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Words a number after them is the name of ("Run 3", "Phase 2", "layer 1", "fill 8999"),
@@ -731,6 +760,13 @@ mod tests {
         assert_eq!(
             given("", "Run 3, phase 2, layer 1, fill 8999: 4 hits"),
             [Kind::Plain]
+        );
+        // An analysis id names a document (realistic10 EGM-26-007-q07: "given in EGM-26-007").
+        assert!(given("", "The SF is given in EGM-26-007.").is_empty());
+        assert_eq!(given("", "AN-2026-009 quotes 0.97."), [Kind::Plain]);
+        assert_eq!(
+            given("", "It is 0.97 in the 0.3-0.6 bin."),
+            [Kind::Plain, Kind::Plain, Kind::Plain]
         );
     }
 
