@@ -5,20 +5,22 @@
 # each question scoped to its analysis, with per-question traces. Writes the report lines and
 # the traces under $OUT (default ./answers-run).
 #   bash benches/run_answers.sh [--set generated|realistic|realistic2 … realistic10]
-#       [--split tune|measure|dev|hold] [--limit N] [extra `mitra eval` flags]
+#       [--split tune|measure|dev|hold] [--limit N] [--ingest-only] [extra `mitra eval` flags]
+# (--ingest-only: build the store under $OUT/data and stop, for benches/run_evidence_recall.sh)
 # The model is llm.model (MITRA_LLM_MODEL; default qwen2.5-coder-1.5b-instruct-q4_k_m).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/mitra-target}"
 export MITRA_EMBEDDING_MODELS_DIR="${MITRA_EMBEDDING_MODELS_DIR:-$HOME/.cache/mitra-models}"
 OUT="${OUT:-./answers-run}"
-split="" limit="" set="generated"
+split="" limit="" set="generated" ingest_only=""
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --set) set="$2"; shift 2 ;;
     --split) split="$2"; shift 2 ;;
     --limit) limit="$2"; shift 2 ;;
+    --ingest-only) ingest_only=1; shift ;;
     *) extra+=("$1"); shift ;;
   esac
 done
@@ -68,6 +70,7 @@ PY
     ;;
   *) echo "--set is generated or realistic, realistic2 … realistic10, not $set" >&2; exit 2 ;;
 esac
+[ -z "$ingest_only" ] || exit 0
 if [ -n "$limit" ]; then
   # The first N questions of the split (answerable and unanswerable alike, in file order).
   python3 - "$q" "$split" "$limit" > "$OUT/questions.limited.jsonl" <<'PY'

@@ -294,12 +294,15 @@ impl Default for DenseConfig {
 }
 
 /// Weighted reciprocal rank fusion defaults: score = w_dense/(rrf_k + dense_rank) + w_sparse/(rrf_k + sparse_rank).
+/// BM25-heavy by default, as tier 1: on the ten realistic answer sets (310 answerable questions,
+/// scoped to their analysis) a passage writing the answer is in the top 5 for 0.877 of them
+/// against 0.800 with the muon-collider study's 0.9/0.1 (`sql/README.md`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct HybridConfig {
-    /// Weight of the dense side (paper default 0.9).
+    /// Weight of the dense side (default 0.25; the muon-collider study used 0.9).
     pub w_dense: f64,
-    /// Weight of the BM25 side (paper default 0.1).
+    /// Weight of the BM25 side (default 1.0; the muon-collider study used 0.1).
     pub w_sparse: f64,
     /// RRF constant K (default 60).
     pub rrf_k: f64,
@@ -310,8 +313,8 @@ pub struct HybridConfig {
 impl Default for HybridConfig {
     fn default() -> Self {
         Self {
-            w_dense: 0.9,
-            w_sparse: 0.1,
+            w_dense: 0.25,
+            w_sparse: 1.0,
             rrf_k: 60.0,
             depth: 100,
         }
