@@ -2,8 +2,8 @@
 //! instruction to answer only from them, and what the answer's citations really point at.
 
 use crate::engine::Engine;
-use crate::locate;
 use crate::LlmError;
+use crate::{kinds, locate};
 
 /// The fixed reply for "the passages do not contain the answer".
 pub const ABSTENTION: &str = "I don't know.";
@@ -232,10 +232,33 @@ pub fn numbers(s: &str) -> Vec<String> {
 /// Run 3).
 pub fn claimed_numbers(claim: &str, question: &str) -> Vec<String> {
     let question = normalize(question);
-    numbers(claim)
+    numbers(&without_ids(claim))
         .into_iter()
         .filter(|n| !has_number(&question, n))
         .collect()
+}
+
+/// `s` with its analysis ids ("HIN-25-006", "AN-2026-009": letters, then two numbers or more
+/// each after a hyphen) blanked: their digits name a note, they assert no value.
+fn without_ids(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut start = 0;
+    for (i, c) in s.char_indices().chain([(s.len(), ' ')]) {
+        if i < s.len() && (c.is_alphanumeric() || c == '-') {
+            continue;
+        }
+        let word = &s[start..i];
+        if word.matches('-').count() >= 2 && kinds::is_id(&word.to_lowercase()) {
+            out.extend(std::iter::repeat_n(' ', word.len()));
+        } else {
+            out.push_str(word);
+        }
+        if i < s.len() {
+            out.push(c);
+        }
+        start = i + c.len_utf8();
+    }
+    out
 }
 
 /// Numbers `claim` asserts ([`claimed_numbers`]) that none of `cited` writes (whole numbers,
@@ -801,6 +824,12 @@ mod tests {
         );
         assert!(unwritten_numbers("Muons need 27 GeV.", "", &[&a, &b]).is_empty());
         assert!(unwritten_numbers("No number here.", "", &[]).is_empty());
+        // An analysis id names a note: its digits are no value the passage must write.
+        assert!(unwritten_numbers("It is TGlauberMC (HIN-25-006).", "", &[&a]).is_empty());
+        assert_eq!(
+            unwritten_numbers("It is 97.6 in AN-2026-009 and 60-120.", "", &[&a]),
+            vec!["97.6", "60", "120"]
+        );
         // Numbers the question writes are restated, not asserted.
         let q = "How large is the Run 3 luminosity uncertainty at 13.6 TeV?";
         assert_eq!(

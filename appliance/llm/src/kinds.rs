@@ -485,7 +485,7 @@ fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
 
 /// Whether `token` (lower case) is an id: two letters or more, then numbers each after a
 /// hyphen ("egm-26-007", "an-2026-009").
-fn is_id(token: &str) -> bool {
+pub(crate) fn is_id(token: &str) -> bool {
     let mut parts = token.split('-');
     let head = parts.next().unwrap_or_default();
     let numbers: Vec<&str> = parts.collect();
