@@ -551,6 +551,36 @@ pub(crate) fn has_phrase(q: &str, phrase: &str) -> bool {
     grounding::occurs(q, phrase, word, word)
 }
 
+/// Words that make a question ask why: "why", "reason", "rationale", "motivation", "how
+/// come", "what for", "justify".
+const WHY: &[&str] = &[
+    "why",
+    "reason",
+    "reasons",
+    "reasoning",
+    "rationale",
+    "motivation",
+    "motivate",
+    "motivates",
+    "motivated",
+    "justification",
+    "justify",
+    "justifies",
+    "justified",
+    "purpose",
+];
+
+/// Whether `question` asks why (a reason, a rationale, a motivation): its answer is a
+/// sentence of prose, not a table's cell.
+pub fn asks_why(question: &str) -> bool {
+    let q = question.to_lowercase();
+    let words: Vec<&str> = q.split(|c: char| !c.is_alphanumeric()).collect();
+    words.iter().any(|w| WHY.contains(w))
+        || words
+            .windows(2)
+            .any(|p| p == ["how", "come"] || p == ["what", "for"])
+}
+
 /// Whether `question` asks for a quantity, so that an answer without a number does not answer
 /// it.
 pub fn asks_for_number(question: &str) -> bool {
@@ -729,5 +759,27 @@ mod tests {
         ));
         assert!(gives_number(q, "It is 48.6 ADC counts in 2018."));
         assert!(gives_number("When was it calibrated?", "In October 2018."));
+    }
+
+    #[test]
+    fn questions_asking_why_are_recognised() {
+        for q in [
+            "Why is the window 40-60 GeV?",
+            "rationale for the track momentum range — what limits it on each side?",
+            "reason the proper-time window begins where it does rather than near zero?",
+            "how come the electron-rejection SFs rely on radiative dimuon events?",
+            "What motivates the width of the search region?",
+            "what's the purpose of the HF veto?",
+        ] {
+            assert!(asks_why(q), "{q}");
+        }
+        for q in [
+            "which HLT path feeds the Λb sample?",
+            "How well does the simulation describe the data?",
+            "what comes out for the 2023 SF?",
+            "reasonable range of the fit?",
+        ] {
+            assert!(!asks_why(q), "{q}");
+        }
     }
 }

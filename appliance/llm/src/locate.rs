@@ -21,12 +21,24 @@ pub fn window(question: &str, text: &str, n: usize) -> String {
     if n == 0 || paragraphs.len() <= n {
         return text.to_string();
     }
-    let mut keep: Vec<usize> = ranked(question, &paragraphs).into_iter().take(n).collect();
+    let mut keep: Vec<usize> = order(question, &paragraphs).into_iter().take(n).collect();
     keep.sort_unstable();
     keep.iter()
         .map(|&i| paragraphs[i])
         .collect::<Vec<_>>()
         .join("\n\n")
+}
+
+/// The order in which the paragraphs `parts` are read for `question`: [`ranked`], and for a
+/// question asking why ([`focus::asks_why`]) its prose before its tables, each in that order.
+/// A table's cells give values, not reasons; the sentence saying why a cut is where it is
+/// often follows the table that lists the cut, and was left out when the table took the room.
+fn order(question: &str, parts: &[&str]) -> Vec<usize> {
+    let mut order = ranked(question, parts);
+    if focus::asks_why(question) {
+        order.sort_by_key(|&i| table_body(parts[i]).is_some());
+    }
+    order
 }
 
 /// Indexes of `parts`, those sharing most content words with `question` first, each word
@@ -146,7 +158,7 @@ pub fn select<'a, E>(
     let parts = paragraphs(text);
     // The kept paragraphs in their order, each whole or as some of its table's rows.
     let mut kept: Vec<(usize, String)> = Vec::new();
-    for i in ranked(question, &parts) {
+    for i in order(question, &parts) {
         let at = kept.partition_point(|(k, _)| *k < i);
         kept.insert(at, (i, parts[i].to_string()));
         if count(&join(parts.len(), &kept, "\n\n"))? <= max {
@@ -181,22 +193,12 @@ fn table_rows<E>(
     paragraph: &str,
     fits: &mut dyn FnMut(&str) -> Result<bool, E>,
 ) -> Result<Option<String>, E> {
-    let lines: Vec<&str> = paragraph.lines().collect();
-    let is_row = |l: &str| l.trim_start().starts_with('|');
-    let is_delimiter = |l: &str| {
-        is_row(l) && l.contains('-') && l.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ' | '\t'))
-    };
-    let Some(delimiter) = lines.iter().position(|l| is_delimiter(l)) else {
+    let Some((head, body)) = table_body(paragraph) else {
         return Ok(None);
     };
-    let body = &lines[delimiter + 1..];
-    if body.is_empty() || !body.iter().all(|l| is_row(l)) {
-        return Ok(None);
-    }
-    let head = lines[..=delimiter].join("\n");
     let with_head = |kept: &[(usize, String)]| format!("{head}\n{}", join(body.len(), kept, "\n"));
     let mut kept: Vec<(usize, String)> = Vec::new();
-    for i in ranked(question, body) {
+    for i in ranked(question, &body) {
         let at = kept.partition_point(|(k, _)| *k < i);
         kept.insert(at, (i, body[i].to_string()));
         if !fits(&with_head(&kept))? {
@@ -204,6 +206,21 @@ fn table_rows<E>(
         }
     }
     Ok((!kept.is_empty()).then(|| with_head(&kept)))
+}
+
+/// A Markdown table paragraph's caption and header lines (through its delimiter row) and its
+/// body rows; `None` when `paragraph` is no such table (optional caption lines, then `|` rows
+/// with a delimiter row, every line after it a row).
+fn table_body(paragraph: &str) -> Option<(String, Vec<&str>)> {
+    let lines: Vec<&str> = paragraph.lines().collect();
+    let is_row = |l: &str| l.trim_start().starts_with('|');
+    let is_delimiter = |l: &str| {
+        is_row(l) && l.contains('-') && l.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ' | '\t'))
+    };
+    let delimiter = lines.iter().position(|l| is_delimiter(l))?;
+    let body = &lines[delimiter + 1..];
+    (!body.is_empty() && body.iter().all(|l| is_row(l)))
+        .then(|| (lines[..=delimiter].join("\n"), body.to_vec()))
 }
 
 /// The longest beginning of `paragraph` that ends at a sentence end (or a line end), holds
@@ -502,6 +519,43 @@ mod tests {
         assert_eq!(
             select("SF, tight WP, 50-80 bin?", table, 12, &mut words),
             Ok(Selected::Best(table))
+        );
+    }
+
+    #[test]
+    fn a_question_asking_why_reads_the_prose_before_the_tables() {
+        // realistic10 BPH-26-011-q05: the table listing the cut took the room, and the
+        // sentence after it saying why the cut is there was left out.
+        let intro = "Candidate selection: the requirements on muons, the dimuon vertex and the \
+                     decay time are listed in the table below, as applied to data and simulation \
+                     alike in every era of the run.";
+        let table = "| Quantity | Cut |\n|---|---|\n| Decay-time window | 0.4 < t < 8.0 ps |\n\
+                     | Muon pT | > 4 GeV |\n| Dimuon mass | 3.0-3.2 GeV |\n| Vertex probability | > 2% |";
+        let reason = "The lower edge of the decay-time window is set at 0.4 ps because the \
+                      displaced trigger sculpts the efficiency steeply at short decay times, \
+                      where it depends on the beam-spot modelling.";
+        let text = format!("{intro}\n\n{table}\n\n{reason}");
+        assert_eq!(paragraphs(&text), [intro, table, reason]);
+        let room = reason.split_whitespace().count() + 1;
+        assert_eq!(
+            select(
+                "why does the decay-time window start at 0.4 ps?",
+                &text,
+                room,
+                &mut words
+            ),
+            Ok(Selected::Kept(format!("{GAP}\n\n{reason}")))
+        );
+        // Asked for the value, the table comes first.
+        let Ok(Selected::Kept(kept)) =
+            select("decay-time window cut in ps?", &text, room, &mut words)
+        else {
+            panic!("a table row fits");
+        };
+        assert!(kept.contains("| Decay-time window |") && !kept.contains("because"));
+        assert_eq!(
+            order("why the decay-time window?", &[intro, table, reason]),
+            [2, 0, 1]
         );
     }
 }
