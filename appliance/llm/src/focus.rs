@@ -552,7 +552,7 @@ pub(crate) fn has_phrase(q: &str, phrase: &str) -> bool {
 }
 
 /// Words that make a question ask why: "why", "reason", "rationale", "motivation", "how
-/// come", "what for", "justify".
+/// come", "justify" (not "what for": "what for '23?" asks for a value).
 const WHY: &[&str] = &[
     "why",
     "reason",
@@ -575,10 +575,7 @@ const WHY: &[&str] = &[
 pub fn asks_why(question: &str) -> bool {
     let q = question.to_lowercase();
     let words: Vec<&str> = q.split(|c: char| !c.is_alphanumeric()).collect();
-    words.iter().any(|w| WHY.contains(w))
-        || words
-            .windows(2)
-            .any(|p| p == ["how", "come"] || p == ["what", "for"])
+    words.iter().any(|w| WHY.contains(w)) || words.windows(2).any(|p| p == ["how", "come"])
 }
 
 /// Whether `question` asks for a quantity, so that an answer without a number does not answer
@@ -778,6 +775,7 @@ mod tests {
             "How well does the simulation describe the data?",
             "what comes out for the 2023 SF?",
             "reasonable range of the fit?",
+            "tight SF, what for '23?",
         ] {
             assert!(!asks_why(q), "{q}");
         }
