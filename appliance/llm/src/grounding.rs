@@ -238,25 +238,12 @@ pub fn claimed_numbers(claim: &str, question: &str) -> Vec<String> {
         .collect()
 }
 
-/// `s` with its analysis ids ("HIN-25-006", "AN-2026-009": letters, then two numbers or more
-/// each after a hyphen) blanked: their digits name a note, they assert no value.
+/// `s` with its analysis ids blanked ("HIN-25-006", "AN-2026-009": [`kinds::ids`] with two
+/// numbers or more): their digits name a note, they assert no value.
 fn without_ids(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut start = 0;
-    for (i, c) in s.char_indices().chain([(s.len(), ' ')]) {
-        if i < s.len() && (c.is_alphanumeric() || c == '-') {
-            continue;
-        }
-        let word = &s[start..i];
-        if word.matches('-').count() >= 2 && kinds::is_id(&word.to_lowercase()) {
-            out.extend(std::iter::repeat_n(' ', word.len()));
-        } else {
-            out.push_str(word);
-        }
-        if i < s.len() {
-            out.push(c);
-        }
-        start = i + c.len_utf8();
+    let mut out = s.to_string();
+    for (from, to) in kinds::ids(s, 2) {
+        out.replace_range(from..to, &" ".repeat(to - from));
     }
     out
 }

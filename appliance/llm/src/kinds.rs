@@ -386,11 +386,12 @@ pub(crate) fn values(question: &str, claim: &str) -> Vec<(String, Kind)> {
 /// digits before a hyphen and a word ("2-jet"), after a naming word ("Run 3", [`NAMING`]) and
 /// a confidence level ("95% CL") are none either, unless `labels` (then [`Kind::Plain`]); a
 /// power of ten alone ("10^14"), an exponent ("cm^-2") and the numbers of an id ("EGM-26-007",
-/// [`is_id`]) are none; a negative power of ten
+/// [`ids`]) are none; a negative power of ten
 /// after a number makes it [`Kind::Small`] and is no number itself; after a positive one the
 /// unit is read ("2.0 × 10³⁴ cm⁻²s⁻¹").
 fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
     let text = grounding::normalize(text).to_lowercase();
+    let ids = ids(&text, 1);
     let mut out = Vec::new();
     let mut rest = text.as_str();
     let mut before: Option<char> = None;
@@ -409,14 +410,7 @@ fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
         }
         // An analysis or note id ("EGM-26-007", "an-2026-009") names a document.
         let at = text.len() - rest.len();
-        let joined = |c: char| c.is_ascii_alphanumeric() || c == '-';
-        let start = text[..at]
-            .char_indices()
-            .rev()
-            .find(|&(_, c)| !joined(c))
-            .map_or(0, |(i, c)| i + c.len_utf8());
-        let end = at + rest.find(|c: char| !joined(c)).unwrap_or(rest.len());
-        if is_id(&text[start..end]) {
+        if let Some(&(_, end)) = ids.iter().find(|&&(from, to)| from <= at && at < to) {
             before = text[..end].chars().next_back();
             rest = &text[end..];
             continue;
@@ -483,15 +477,37 @@ fn scan(text: &str, labels: bool) -> Vec<(String, Kind)> {
     out
 }
 
-/// Whether `token` (lower case) is an id: two letters or more, then numbers each after a
-/// hyphen ("egm-26-007", "an-2026-009").
-pub(crate) fn is_id(token: &str) -> bool {
+/// The byte ranges of the ids in `text` with `min_numbers` numbers or more: words of ASCII
+/// letters, digits and hyphens that are two letters or more, then numbers each after a hyphen
+/// ("EGM-26-007", "an-2026-009"; case ignored). The one reading of an id, for [`scan`] and for
+/// the numbers a claim asserts (`grounding::claimed_numbers`).
+pub(crate) fn ids(text: &str, min_numbers: usize) -> Vec<(usize, usize)> {
+    let joined = |c: char| c.is_ascii_alphanumeric() || c == '-';
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+        match (joined(c) && i < text.len(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(from)) => {
+                if is_id(&text[from..i], min_numbers) {
+                    out.push((from, i));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `token` is an id ([`ids`]).
+fn is_id(token: &str, min_numbers: usize) -> bool {
     let mut parts = token.split('-');
     let head = parts.next().unwrap_or_default();
     let numbers: Vec<&str> = parts.collect();
     head.len() >= 2
         && head.bytes().all(|b| b.is_ascii_alphabetic())
-        && !numbers.is_empty()
+        && numbers.len() >= min_numbers.max(1)
         && numbers
             .iter()
             .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
