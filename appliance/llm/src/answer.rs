@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
+use crate::conditions;
 use crate::counts;
 use crate::engine::{Engine, Params, Stats};
 use crate::focus;
@@ -51,7 +52,8 @@ pub enum Refusal {
     /// The relevance step found no passage giving the requested fact.
     NotRelevant,
     /// The question names an identifier (DeepTau, HLT_IsoMu24) that no given passage
-    /// mentions ([`terms::unmentioned`]; [`Outcome::unmentioned`] lists them).
+    /// mentions ([`terms::unmentioned`]), or a year, bin or point that no passage judged
+    /// relevant writes ([`conditions::unwritten`]); [`Outcome::unmentioned`] lists them.
     Unmentioned,
     /// The model replied with the abstention.
     Model,
@@ -154,7 +156,8 @@ pub struct Outcome {
     pub sentences: Vec<Judged>,
     /// Why there is no answer, if so.
     pub refusal: Option<Refusal>,
-    /// The question's identifiers no given passage mentions (with the relevance step only).
+    /// The question's identifiers no given passage mentions, or its numbers no shown passage
+    /// writes (with the relevance step only).
     pub unmentioned: Vec<String>,
     /// Tokens fed (new, after prefix reuse) and milliseconds of the relevance step.
     pub relevance_cost: (usize, f32),
@@ -396,6 +399,23 @@ fn steps(
     out.shown = given.clone();
     let shown: Vec<Passage> = given.iter().map(|&i| used[i].clone()).collect();
     out.shown_text = shown.iter().map(|p| p.text.clone()).collect();
+    // A question naming a year, bin or point that none of the shown passages (nor their titles
+    // and headings) writes asks about a case they do not give.
+    if checks.relevance {
+        let read: Vec<String> = shown
+            .iter()
+            .map(|p| {
+                let (t, h) = (p.title.as_deref(), p.heading.as_deref());
+                format!("{}\n{}\n{}", t.unwrap_or(""), h.unwrap_or(""), p.text)
+            })
+            .collect();
+        let read: Vec<&str> = read.iter().map(String::as_str).collect();
+        out.unmentioned = conditions::unwritten(question, &read);
+        if !out.unmentioned.is_empty() {
+            out.refusal = Some(Refusal::Unmentioned);
+            return Ok(out);
+        }
+    }
     let ids = grounding::render(
         engine,
         grounding::SYSTEM,

@@ -303,6 +303,91 @@ fn numbers_at(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// Whole numbers up to twelve as notes write them in words ("three b jets").
+const SMALL: &[&str] = &[
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve",
+];
+
+/// The numbers `question` names for the case it asks about (a year, a bin edge, a point with a
+/// unit, a working point: "SF at 0.1% mistag for 400-480 in '22?" names 0.1, 400, 480 and
+/// 2022) that none of `passages` writes: those passages give no value for that case, whatever
+/// else they give; a near miss asks for the bin, year or point the notes leave out. Not read:
+/// numbers of analysis ids, inside words ("3p", "2nd", "HLT_Ele30", "200k") or of adjectives
+/// ("4-layer", "1-sigma"), around a slash ("22/23") or approximate ("≈1.5"), the confidence
+/// level of a limit ("95% CL"), small whole numbers
+/// without a unit outside a bin or comparison ("run 3", "top 5"), and yes/no or either/or
+/// questions (the number there may be the one the notes contradict). A year is written where a
+/// passage names it, also inside a range ("2022-2024"); an energy also in the unit a thousand
+/// times larger or smaller ("5 TeV" for "5000 GeV"). In question order, each once.
+pub(crate) fn unwritten(question: &str, passages: &[&str]) -> Vec<String> {
+    if crate::focus::is_closed(question) {
+        return Vec::new();
+    }
+    let mut q = grounding::normalize(question);
+    for (s, e) in kinds::ids(&q.clone(), 1).into_iter().rev() {
+        q.replace_range(s..e, " ");
+    }
+    let q = crate::focus::phrase_text(&q);
+    let text = crate::focus::phrase_text(&grounding::normalize(&passages.join("\n")));
+    let written_years: Vec<u16> = years(&text).into_iter().map(|(y, _)| y).collect();
+    let mut out: Vec<String> = Vec::new();
+    for (year, _) in years(&q) {
+        if !written_years.contains(&year) && !out.contains(&year.to_string()) {
+            out.push(year.to_string());
+        }
+    }
+    for (start, end) in numbers_at(&q) {
+        let (digits, before, after) = (&q[start..end], &q[..start], &q[end..]);
+        let glued = |s: Option<char>| s.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let mut back = before.chars().rev();
+        let mut ahead = after.chars();
+        let (b1, a1) = (back.next(), ahead.next());
+        let letter = |s: Option<char>| s.is_some_and(char::is_alphabetic);
+        let adjective =
+            (a1 == Some('-') && letter(ahead.next())) || (b1 == Some('-') && letter(back.next()));
+        // "22/23" (two years), "≈1.5" (a point inside whatever bin holds it).
+        let loose = a1 == Some('/') || b1.is_some_and(|c| matches!(c, '/' | '≈' | '~'));
+        let level = ["% cl", "%cl", "% c.l", "% confidence"]
+            .iter()
+            .any(|l| after.starts_with(l));
+        if is_year(digits)
+            || matches!(b1, Some('\'' | '’'))
+            || glued(a1)
+            || adjective
+            || level
+            || loose
+        {
+            continue;
+        }
+        let unit = unit_after(after);
+        let small = digits.parse::<usize>().ok().filter(|&n| n < SMALL.len());
+        let joined = |c: Option<char>| matches!(c, Some('-' | '<' | '>' | '=' | '/'));
+        let near = |s: &str| s.trim_start().chars().next();
+        if small.is_some()
+            && unit.is_empty()
+            && !joined(near(after))
+            && !joined(before.trim_end().chars().next_back())
+        {
+            continue;
+        }
+        let mut spellings = vec![digits.to_string()];
+        if let (Some(v), true) = (
+            digits.parse::<f64>().ok(),
+            ["gev", "tev", "mev"].contains(&unit),
+        ) {
+            spellings
+                .extend([v * 1000.0, v / 1000.0].map(|x| format!("{}", (x * 1e6).round() / 1e6)));
+        }
+        let written = spellings.iter().any(|n| grounding::has_number(&text, n))
+            || small.is_some_and(|n| crate::focus::has_phrase(&text, SMALL[n]));
+        if !written && !out.iter().any(|o| o == digits) {
+            out.push(digits.to_string());
+        }
+    }
+    out
+}
+
 /// Words before a year that make it the bound of a period ("since 2018"), not the year asked.
 const PERIOD: &[&str] = &[
     "since", "after", "before", "until", "till", "through", "from", "post", "pre", "by",
@@ -433,6 +518,75 @@ mod tests {
     use super::*;
     use crate::qualifiers::other_qualifier;
     use grounding::Passage;
+
+    #[test]
+    fn numbers_of_the_case_asked_that_no_passage_writes() {
+        // realistic11 BPH-26-005-q07: the forward bin the notes do not give.
+        let central = "R is measured for |y| < 1.2 and 15 < pT < 100 GeV in 2022 and 2023.";
+        assert_eq!(
+            unwritten("R in the forward bin, 1.2<|y|<2.4?", &[central]),
+            ["2.4"]
+        );
+        assert!(unwritten("R in the central bin, |y|<1.2, for '23?", &[central]).is_empty());
+        assert_eq!(unwritten("R for '24, |y|<1.2?", &[central]), ["2024"]);
+        // Written in another passage, in a range of years, a dash, a word or another unit.
+        let other = "The 2022–2024 SF for 400–480 GeV at 0.1% mistag is 0.98.";
+        assert!(unwritten("SF at 0.1% mistag for 400-480 in '23?", &[central, other]).is_empty());
+        assert_eq!(unwritten("SF at 1% mistag for 400-480?", &[other]), ["1"]);
+        assert!(unwritten("eff for 3<|eta|<5?", &["from three to 5 in |eta|"]).is_empty());
+        assert!(unwritten("limit for a 5000 GeV W'?", &["excluded up to 5 TeV"]).is_empty());
+        assert!(unwritten("limit for a 1.5 TeV W'?", &["at 1500 GeV"]).is_empty());
+        // Not read: numbers in words, adjectives, ids, CL, small counts, closed questions.
+        let none = "Nothing numeric here.";
+        for q in [
+            "which code solves the ~200k-parameter problem?",
+            "1-sigma spread of the 4-layer trks in the 2nd yr of run 3?",
+            "HLT_Ele30 leg eff for 3p decays?",
+            "expected 95% CL upper limit on mu?",
+            "fid xsec with exactly 3 b jets, top 5 systs?",
+            "is the cut at 30 GeV?",
+            "tau for SMP-26-007?",
+        ] {
+            assert!(unwritten(q, &[none]).is_empty(), "{q}");
+        }
+        assert_eq!(unwritten("eff at 30 GeV, beta=2?", &[none]), ["30", "2"]);
+        // realistic11 EGM-26-007-q10: a range of tower numbers.
+        assert_eq!(
+            unwritten("respcorr for |ieta| 13-15?", &[none]),
+            ["13", "15"]
+        );
+        for q in [
+            "SF for 22/23?",
+            "density at |eta|≈1.5?",
+            "density at ~1.5 in eta?",
+        ] {
+            assert!(unwritten(q, &[none]).is_empty(), "{q}");
+        }
+    }
+
+    /// An offline replay of [`unwritten`] on a `mitra eval --answerer llm` trace file
+    /// (`MITRA_TRACES`): the numbers it finds for each traced question that showed passages,
+    /// read off the shown texts the trace records (without their titles). `cargo test -p
+    /// mitra-llm --lib unwritten_on_traces -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn unwritten_on_traces() {
+        let Ok(path) = std::env::var("MITRA_TRACES") else {
+            return;
+        };
+        for line in std::fs::read_to_string(path).unwrap().lines() {
+            let t: serde_json::Value = serde_json::from_str(line).unwrap();
+            let shown: Vec<&str> = t["shown"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|s| s["text"].as_str()).collect())
+                .unwrap_or_default();
+            if !shown.is_empty() {
+                let q = t["question"].as_str().unwrap_or_default();
+                let id = t["id"].as_str().unwrap_or_default();
+                println!("UNWRITTEN {id} {:?}", unwritten(q, &shown));
+            }
+        }
+    }
 
     #[test]
     fn a_value_of_another_year_does_not_answer() {

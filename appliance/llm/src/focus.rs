@@ -190,7 +190,7 @@ fn abbreviates(short: &str, word: &str) -> bool {
 
 /// Whether `question` is a yes/no question (it opens with an auxiliary verb) or an
 /// either/or one (it has "or" or "whether").
-fn is_closed(question: &str) -> bool {
+pub(crate) fn is_closed(question: &str) -> bool {
     let lower = question.to_lowercase();
     let mut words = lower
         .split(|c: char| !c.is_alphanumeric())
