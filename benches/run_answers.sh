@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Answer quality on the development question set (benches/answers/gen_questions.py) over the
-# generated two-tier corpus, or (`--set realistic`, `realistic2` … `realistic10`) on the
+# generated two-tier corpus, or (`--set realistic`, `realistic2` … `realistic12`) on the
 # hand-written notes and questions of benches/answers/<set>: `mitra eval --answerer llm`,
 # each question scoped to its analysis, with per-question traces. Writes the report lines and
 # the traces under $OUT (default ./answers-run).
-#   bash benches/run_answers.sh [--set generated|realistic|realistic2 … realistic11]
+#   bash benches/run_answers.sh [--set generated|realistic|realistic2 … realistic12]
 #       [--split tune|measure|dev|hold] [--limit N] [--ingest-only] [extra `mitra eval` flags]
 # (--ingest-only: build the store under $OUT/data and stop, for benches/run_evidence_recall.sh)
 # The model is llm.model (MITRA_LLM_MODEL; default qwen2.5-coder-1.5b-instruct-q4_k_m).
@@ -40,7 +40,7 @@ case "$set" in
     python3 benches/answers/gen_questions.py --out "$OUT/questions.jsonl" >/dev/null
     q="$OUT/questions.jsonl"
     ;;
-  realistic | realistic2 | realistic3 | realistic4 | realistic5 | realistic6 | realistic7 | realistic8 | realistic9 | realistic10 | realistic11)
+  realistic | realistic2 | realistic3 | realistic4 | realistic5 | realistic6 | realistic7 | realistic8 | realistic9 | realistic10 | realistic11 | realistic12)
     if [ ! -d "$data" ]; then
       MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" analyses import "$real/analyses.jsonl"
       # Each note with its analysis: as notes.jsonl lists them, else the one its questions
@@ -68,7 +68,7 @@ PY
     fi
     q="$real/questions.jsonl"
     ;;
-  *) echo "--set is generated or realistic, realistic2 … realistic11, not $set" >&2; exit 2 ;;
+  *) echo "--set is generated or realistic, realistic2 … realistic12, not $set" >&2; exit 2 ;;
 esac
 [ -z "$ingest_only" ] || exit 0
 if [ -n "$limit" ]; then
