@@ -374,7 +374,8 @@ pub enum Abstention {
     Uncited,
     /// The relevance step found no passage giving the requested fact.
     NotRelevant,
-    /// The question names an identifier no passage mentions ([`AnswerRow::unmentioned`]).
+    /// The question names an identifier no passage mentions, or a year, bin or point no
+    /// relevant passage writes ([`AnswerRow::unmentioned`]).
     Unmentioned,
     /// No cited sentence of the answer is supported by the passages it cites (or none well
     /// enough: `llm.min_answer_support`).
@@ -408,7 +409,8 @@ pub struct AnswerRow {
     /// The passages the answer step was shown, as (chunk id, text as shown: cut to the
     /// budget and windowed); the support step judged against the same text.
     pub shown: Vec<(String, String)>,
-    /// The question's identifiers no retrieved passage mentions (why it abstained as
+    /// The question's identifiers no retrieved passage mentions, or its numbers (a year, a
+    /// bin edge, a point) no relevant passage writes (why it abstained as
     /// [`Abstention::Unmentioned`]).
     pub unmentioned: Vec<String>,
     /// Sentences of the model's answer removed as unsupported by what they cite.
