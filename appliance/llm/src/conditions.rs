@@ -315,17 +315,18 @@ const SMALL: &[&str] = &[
 /// else they give; a near miss asks for the bin, year or point the notes leave out. Not read:
 /// numbers of analysis ids, inside words ("3p", "2nd", "HLT_Ele30", "200k") or of adjectives
 /// ("4-layer", "1-sigma"), around a slash ("22/23") or approximate ("≈1.5"), the confidence
-/// level of a limit ("95% CL"), small whole numbers
-/// without a unit outside a bin or comparison ("run 3", "top 5"), and yes/no or either/or
-/// questions (the number there may be the one the notes contradict). A year is written where a
-/// passage names it, also inside a range ("2022-2024"); an energy also in the unit a thousand
-/// times larger or smaller ("5 TeV" for "5000 GeV"). In question order, each once.
+/// level of a limit ("95% CL"), small whole numbers without a unit outside a bin or comparison
+/// ("run 3", "top 5"), and yes/no or either/or questions (the number there may be the one the
+/// notes contradict). A year is written where a passage names it, also inside a range
+/// ("2022-2024"); an energy also in the unit a thousand times larger or smaller ("5 TeV" for
+/// "5000 GeV"); a small whole number also as its word. In question order, each once.
 pub(crate) fn unwritten(question: &str, passages: &[&str]) -> Vec<String> {
     if crate::focus::is_closed(question) {
         return Vec::new();
     }
     let mut q = grounding::normalize(question);
-    for (s, e) in kinds::ids(&q.clone(), 1).into_iter().rev() {
+    let ids = kinds::ids(&q, 1);
+    for (s, e) in ids.into_iter().rev() {
         q.replace_range(s..e, " ");
     }
     let q = crate::focus::phrase_text(&q);
