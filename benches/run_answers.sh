@@ -40,7 +40,11 @@ case "$set" in
     python3 benches/answers/gen_questions.py --out "$OUT/questions.jsonl" >/dev/null
     q="$OUT/questions.jsonl"
     ;;
-  realistic | realistic2 | realistic3 | realistic4 | realistic5 | realistic6 | realistic7 | realistic8 | realistic9 | realistic10 | realistic11 | realistic12)
+  realistic*)
+    [ -f "$real/questions.jsonl" ] || {
+      echo "--set $set: no $real/questions.jsonl" >&2
+      exit 2
+    }
     if [ ! -d "$data" ]; then
       MITRA_EMBEDDING_ENABLED=true "$M" --data "$data" analyses import "$real/analyses.jsonl"
       # Each note with its analysis: as notes.jsonl lists them, else the one its questions
@@ -68,7 +72,7 @@ PY
     fi
     q="$real/questions.jsonl"
     ;;
-  *) echo "--set is generated or realistic, realistic2 … realistic12, not $set" >&2; exit 2 ;;
+  *) echo "--set is generated or a set of benches/answers/realistic*, not $set" >&2; exit 2 ;;
 esac
 [ -z "$ingest_only" ] || exit 0
 if [ -n "$limit" ]; then

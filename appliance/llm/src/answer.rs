@@ -399,15 +399,12 @@ fn steps(
     out.shown = given.clone();
     let shown: Vec<Passage> = given.iter().map(|&i| used[i].clone()).collect();
     out.shown_text = shown.iter().map(|p| p.text.clone()).collect();
-    // A question naming a year, bin or point that none of the shown passages (nor their titles
-    // and headings) writes asks about a case they do not give.
+    // A question naming a year, bin or point that none of the shown passages writes (each with
+    // its title line, as the answer step shows it) asks about a case they do not give.
     if checks.relevance {
         let read: Vec<String> = shown
             .iter()
-            .map(|p| {
-                let (t, h) = (p.title.as_deref(), p.heading.as_deref());
-                format!("{}\n{}\n{}", t.unwrap_or(""), h.unwrap_or(""), p.text)
-            })
+            .map(|p| format!("{}\n{}", grounding::title_line(p, engine), p.text))
             .collect();
         let read: Vec<&str> = read.iter().map(String::as_str).collect();
         out.unmentioned = conditions::unwritten(question, &read);

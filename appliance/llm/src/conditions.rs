@@ -4,7 +4,7 @@
 //! condition than the question names does not answer it ([`crate::qualifiers`]). Questions
 //! and segments here are phrase texts ([`crate::focus::phrase_text`]).
 
-use crate::{grounding, kinds};
+use crate::{focus, grounding, kinds};
 
 /// Whether every segment of `writing` (the segments of the cited passages writing all the
 /// numbers `asserted`, [`crate::focus::phrase_text`]) states its value under another year, bin,
@@ -303,34 +303,28 @@ fn numbers_at(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Whole numbers up to twelve as notes write them in words ("three b jets").
-const SMALL: &[&str] = &[
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve",
-];
-
 /// The numbers `question` names for the case it asks about (a year, a bin edge, a point with a
 /// unit, a working point: "SF at 0.1% mistag for 400-480 in '22?" names 0.1, 400, 480 and
 /// 2022) that none of `passages` writes: those passages give no value for that case, whatever
 /// else they give; a near miss asks for the bin, year or point the notes leave out. Not read:
 /// numbers of analysis ids, inside words ("3p", "2nd", "HLT_Ele30", "200k") or of adjectives
 /// ("4-layer", "1-sigma"), around a slash ("22/23") or approximate ("≈1.5"), the confidence
-/// level of a limit ("95% CL"), small whole numbers without a unit outside a bin or comparison
-/// ("run 3", "top 5"), and yes/no or either/or questions (the number there may be the one the
-/// notes contradict). A year is written where a passage names it, also inside a range
-/// ("2022-2024"); an energy also in the unit a thousand times larger or smaller ("5 TeV" for
-/// "5000 GeV"); a small whole number also as its word. In question order, each once.
+/// level of a limit ("95% CL", [`kinds::names_a_level`]), small whole numbers without a unit
+/// outside a bin or comparison ("run 3", "top 5"), and yes/no or either/or questions (the
+/// number there may be the one the notes contradict). A year is written where a passage names
+/// it, also inside a range ("2022-2024"); an energy also in the unit a thousand times larger or
+/// smaller ("5 TeV" for "5000 GeV"); a small whole number also as its word
+/// ([`focus::number_word`]). In question order, each once.
 pub(crate) fn unwritten(question: &str, passages: &[&str]) -> Vec<String> {
-    if crate::focus::is_closed(question) {
+    if focus::is_closed(question) {
         return Vec::new();
     }
     let mut q = grounding::normalize(question);
-    let ids = kinds::ids(&q, 1);
-    for (s, e) in ids.into_iter().rev() {
+    for (s, e) in kinds::ids(&q, 1).into_iter().rev() {
         q.replace_range(s..e, " ");
     }
-    let q = crate::focus::phrase_text(&q);
-    let text = crate::focus::phrase_text(&grounding::normalize(&passages.join("\n")));
+    let q = focus::phrase_text(&q);
+    let text = focus::phrase_text(&grounding::normalize(&passages.join("\n")));
     let written_years: Vec<u16> = years(&text).into_iter().map(|(y, _)| y).collect();
     let mut out: Vec<String> = Vec::new();
     for (year, _) in years(&q) {
@@ -338,50 +332,40 @@ pub(crate) fn unwritten(question: &str, passages: &[&str]) -> Vec<String> {
             out.push(year.to_string());
         }
     }
+    let letter = |c: Option<char>| c.is_some_and(char::is_alphabetic);
+    let glued = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let joined = |c: Option<char>| matches!(c, Some('-' | '<' | '>' | '=' | '/'));
     for (start, end) in numbers_at(&q) {
         let (digits, before, after) = (&q[start..end], &q[..start], &q[end..]);
-        let glued = |s: Option<char>| s.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        let mut back = before.chars().rev();
-        let mut ahead = after.chars();
+        let (mut back, mut ahead) = (before.chars().rev(), after.chars());
         let (b1, a1) = (back.next(), ahead.next());
-        let letter = |s: Option<char>| s.is_some_and(char::is_alphabetic);
-        let adjective =
-            (a1 == Some('-') && letter(ahead.next())) || (b1 == Some('-') && letter(back.next()));
-        // "22/23" (two years), "≈1.5" (a point inside whatever bin holds it).
-        let loose = a1 == Some('/') || b1.is_some_and(|c| matches!(c, '/' | '≈' | '~'));
-        let level = ["% cl", "%cl", "% c.l", "% confidence"]
-            .iter()
-            .any(|l| after.starts_with(l));
-        if is_year(digits)
+        let skipped = is_year(digits) // read above, as is "'22"
             || matches!(b1, Some('\'' | '’'))
             || glued(a1)
-            || adjective
-            || level
-            || loose
-        {
-            continue;
-        }
+            // An adjective: "4-layer", "1-sigma".
+            || (a1 == Some('-') && letter(ahead.next()))
+            || (b1 == Some('-') && letter(back.next()))
+            // "22/23" (two years), "≈1.5" (a point inside whatever bin holds it).
+            || a1 == Some('/')
+            || matches!(b1, Some('/' | '≈' | '~'))
+            || after.strip_prefix('%').is_some_and(kinds::names_a_level);
         let unit = unit_after(after);
-        let small = digits.parse::<usize>().ok().filter(|&n| n < SMALL.len());
-        let joined = |c: Option<char>| matches!(c, Some('-' | '<' | '>' | '=' | '/'));
-        let near = |s: &str| s.trim_start().chars().next();
-        if small.is_some()
+        let word = digits.parse::<usize>().ok().and_then(focus::number_word);
+        // A small count without a unit, outside a bin or a comparison ("run 3", "top 5").
+        let count = word.is_some()
             && unit.is_empty()
-            && !joined(near(after))
-            && !joined(before.trim_end().chars().next_back())
-        {
+            && !joined(after.trim_start().chars().next())
+            && !joined(before.trim_end().chars().next_back());
+        if skipped || count {
             continue;
         }
         let mut spellings = vec![digits.to_string()];
-        if let (Some(v), true) = (
-            digits.parse::<f64>().ok(),
-            ["gev", "tev", "mev"].contains(&unit),
-        ) {
+        if let (Ok(v), true) = (digits.parse::<f64>(), ["gev", "tev", "mev"].contains(&unit)) {
             spellings
                 .extend([v * 1000.0, v / 1000.0].map(|x| format!("{}", (x * 1e6).round() / 1e6)));
         }
         let written = spellings.iter().any(|n| grounding::has_number(&text, n))
-            || small.is_some_and(|n| crate::focus::has_phrase(&text, SMALL[n]));
+            || word.is_some_and(|w| focus::has_phrase(&text, w));
         if !written && !out.iter().any(|o| o == digits) {
             out.push(digits.to_string());
         }
@@ -544,6 +528,7 @@ mod tests {
             "1-sigma spread of the 4-layer trks in the 2nd yr of run 3?",
             "HLT_Ele30 leg eff for 3p decays?",
             "expected 95% CL upper limit on mu?",
+            "expected 95% C.L. upper limit on mu?",
             "fid xsec with exactly 3 b jets, top 5 systs?",
             "is the cut at 30 GeV?",
             "tau for SMP-26-007?",

@@ -205,12 +205,18 @@ const AUXILIARIES: &[&str] = &[
     "would", "should",
 ];
 
-/// Words of a number written out.
+/// Words of a number written out; the first thirteen are zero to twelve, in order
+/// ([`number_word`]).
 const NUMBER_WORDS: &[&str] = &[
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve", "fifteen", "twenty", "thirty", "fifty", "hundred", "thousand", "million",
     "half", "twice", "dozen",
 ];
+
+/// The word a whole number up to twelve is written out as ("three" for 3).
+pub(crate) fn number_word(n: usize) -> Option<&'static str> {
+    NUMBER_WORDS[..13].get(n).copied()
+}
 
 /// Whether `text` writes a number in words; "one" only where `count` (the question asks how
 /// many: "one major request" gives no precision).

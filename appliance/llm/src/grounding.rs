@@ -55,7 +55,7 @@ fn excerpt_block(i: usize, p: &Passage, engine: &Engine) -> String {
 }
 
 /// " title — heading" of a passage (empty when it has neither).
-fn title_line(p: &Passage, engine: &Engine) -> String {
+pub(crate) fn title_line(p: &Passage, engine: &Engine) -> String {
     let mut s = String::new();
     if let Some(t) = p.title.as_deref().filter(|t| !t.is_empty()) {
         s.push_str(&format!(" {}", engine.neutralize(t)));

@@ -555,13 +555,14 @@ fn uncertainty_unit(after: &str) -> Option<Kind> {
     }
 }
 
-/// Whether `after` (the text after a percentage, lower case) opens with "CL" or "confidence":
-/// the percentage is a confidence level.
-fn names_a_level(after: &str) -> bool {
+/// Whether `after` (the text after a percentage, lower case) opens with "CL", "C.L." or
+/// "confidence": the percentage is a confidence level.
+pub(crate) fn names_a_level(after: &str) -> bool {
     let rest = after.trim_start();
-    let cl = rest
-        .strip_prefix("cl")
-        .is_some_and(|r| !r.starts_with(char::is_alphanumeric));
+    let cl = ["cl", "c.l"].iter().any(|l| {
+        rest.strip_prefix(l)
+            .is_some_and(|r| !r.starts_with(char::is_alphanumeric))
+    });
     cl || rest.starts_with("confidence")
 }
 
