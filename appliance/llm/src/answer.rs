@@ -25,6 +25,9 @@ pub struct Checks {
     pub relevance: bool,
     /// A passage is relevant at or above this log-odds.
     pub min_relevance: f32,
+    /// Once a passage reaches `min_relevance`, those at or above this log-odds are shown too
+    /// (`None`, or a value above `min_relevance`: `min_relevance`).
+    pub min_shown_relevance: Option<f32>,
     /// The judge reads this many paragraphs of each passage, those sharing most words with
     /// the question ([`locate::window`]; 0: the whole passage).
     pub relevance_paragraphs: usize,
@@ -42,6 +45,23 @@ pub struct Checks {
     /// An answer is shown only when one of its kept sentences is supported at or above this
     /// log-odds (`None`: any kept sentence will do).
     pub min_answer_support: Option<f32>,
+}
+
+impl Checks {
+    /// The passages to answer from, given their relevance `scores`: `None` when none reaches
+    /// `min_relevance`, else those at or above it (or at or above a lower
+    /// `min_shown_relevance`), most relevant first, ties in their order.
+    pub fn shown(&self, scores: &[f32]) -> Option<Vec<usize>> {
+        if scores.iter().all(|&s| s < self.min_relevance) {
+            return None;
+        }
+        let bar = self
+            .min_shown_relevance
+            .map_or(self.min_relevance, |b| b.min(self.min_relevance));
+        let mut shown: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] >= bar).collect();
+        shown.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+        Some(shown)
+    }
 }
 
 /// Why the pipeline gave no answer.
@@ -143,7 +163,8 @@ pub struct Outcome {
     pub used: usize,
     /// Relevance log-odds of each used passage (empty when the step did not run).
     pub relevance: Vec<f32>,
-    /// Used passages judged relevant (0-based), most relevant first.
+    /// Used passages judged relevant and shown to the answer step (0-based; [`Checks::shown`]),
+    /// most relevant first.
     pub relevant: Vec<usize>,
     /// Used passages given to the answer step (0-based; its excerpt `[n]` is `shown[n - 1]`).
     pub shown: Vec<usize>,
@@ -374,16 +395,11 @@ fn steps(
         out.relevance = scores;
         out.relevance_cost.0 += fed;
         out.relevance_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
-        // The relevant passages, most relevant first (ties in rank order).
-        out.relevant = (0..used.len())
-            .filter(|&i| out.relevance[i] >= checks.min_relevance)
-            .collect();
-        out.relevant
-            .sort_by(|&a, &b| out.relevance[b].total_cmp(&out.relevance[a]));
-        if out.relevant.is_empty() {
+        let Some(shown) = checks.shown(&out.relevance) else {
             out.refusal = Some(Refusal::NotRelevant);
             return Ok(out);
-        }
+        };
+        out.relevant = shown;
         out.relevant.clone()
     } else {
         (0..used.len()).collect()
@@ -642,6 +658,7 @@ mod tests {
         let checks = Checks {
             relevance: true,
             min_relevance: 0.3,
+            min_shown_relevance: None,
             relevance_paragraphs: 2,
             answer_paragraphs: 0,
             first_look: None,
@@ -663,6 +680,32 @@ mod tests {
             judged("It is 0.43 for the 1S.", Verdict::Unsupported),
         ];
         assert_eq!(answer_refusal(q, &sentences, &split, checks), None);
+    }
+
+    #[test]
+    fn the_bar_to_answer_stays_where_a_lower_bar_to_show_is_set() {
+        let mut checks = Checks {
+            relevance: true,
+            min_relevance: 0.3,
+            min_shown_relevance: None,
+            relevance_paragraphs: 2,
+            answer_paragraphs: 0,
+            first_look: None,
+            support: true,
+            min_support: 0.0,
+            min_answer_support: None,
+        };
+        let scores = [0.12, 0.45, -0.2, 0.3, 0.12];
+        assert_eq!(checks.shown(&scores), Some(vec![1, 3]));
+        assert_eq!(checks.shown(&[0.29, 0.1]), None);
+        checks.min_shown_relevance = Some(0.1);
+        // Ties keep their rank order; nothing below 0.1.
+        assert_eq!(checks.shown(&scores), Some(vec![1, 3, 0, 4]));
+        // No passage reaches 0.3: no answer, whatever is shown otherwise.
+        assert_eq!(checks.shown(&[0.29, 0.1]), None);
+        // A bar above min_relevance shows no fewer than min_relevance does.
+        checks.min_shown_relevance = Some(0.5);
+        assert_eq!(checks.shown(&scores), Some(vec![1, 3]));
     }
 
     fn passage(text: &str) -> Passage {

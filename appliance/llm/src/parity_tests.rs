@@ -566,6 +566,7 @@ fn the_second_look_judges_the_next_passages_only_when_the_first_finds_nothing() 
     let checks = crate::Checks {
         relevance: true,
         min_relevance: (scores[0] + scores[1]) / 2.0,
+        min_shown_relevance: None,
         relevance_paragraphs: 0,
         answer_paragraphs: 0,
         first_look: Some(1),
@@ -613,6 +614,7 @@ fn a_question_about_a_name_no_passage_writes_is_not_judged() {
     let checks = crate::Checks {
         relevance: true,
         min_relevance: 0.0,
+        min_shown_relevance: None,
         relevance_paragraphs: 0,
         answer_paragraphs: 0,
         first_look: None,
@@ -692,6 +694,7 @@ fn the_answer_step_reads_the_window_when_asked() {
         let checks = crate::Checks {
             relevance: false,
             min_relevance: 0.0,
+            min_shown_relevance: None,
             relevance_paragraphs: 0,
             answer_paragraphs,
             first_look: None,

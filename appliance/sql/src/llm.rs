@@ -205,6 +205,7 @@ impl Llm {
             ignore_eos: c.ignore_eos,
             relevance_check: c.relevance_check,
             min_relevance: c.min_relevance,
+            min_shown_relevance: Some(c.min_shown_relevance),
             relevance_paragraphs: c.relevance_paragraphs,
             answer_paragraphs: c.answer_paragraphs,
             support_check: c.support_check,
@@ -240,6 +241,10 @@ pub struct Settings {
     pub relevance_check: bool,
     /// `llm.min_relevance`.
     pub min_relevance: f32,
+    /// `llm.min_shown_relevance` (`None`, `min_relevance`, in receipts of answers made before
+    /// it existed).
+    #[serde(default)]
+    pub min_shown_relevance: Option<f32>,
     /// `llm.relevance_paragraphs` (0, the whole passage, in receipts of answers made before
     /// it existed).
     #[serde(default)]
@@ -284,6 +289,7 @@ impl Settings {
         Checks {
             relevance: self.relevance_check,
             min_relevance: self.min_relevance,
+            min_shown_relevance: self.min_shown_relevance,
             relevance_paragraphs: self.relevance_paragraphs,
             answer_paragraphs: self.answer_paragraphs,
             first_look: self.first_look,

@@ -62,6 +62,10 @@ pub struct LlmConfig {
     /// Log-odds of "yes" over "no" at or above which a passage is relevant (0.3: calibrated
     /// for the default model; see benches/ANSWERS.md).
     pub min_relevance: f32,
+    /// Once a passage reaches `min_relevance`, the answer is written from every passage at
+    /// or above this log-odds (at most `min_relevance`: the bar that decides whether to
+    /// answer is not lowered by it; see benches/ANSWERS.md).
+    pub min_shown_relevance: f32,
     /// The relevance judge reads this many paragraphs of each passage, those sharing most
     /// content words with the question (0: the whole passage; see benches/ANSWERS.md).
     pub relevance_paragraphs: usize,
@@ -109,6 +113,7 @@ impl Default for LlmConfig {
             // (benches/ANSWERS.md); a judge's log-odds scale is its own, so recalibrate with
             // another model.
             min_relevance: 0.3,
+            min_shown_relevance: 0.3,
             relevance_paragraphs: 2,
             answer_paragraphs: 0,
             second_look_k: 10,
