@@ -79,9 +79,9 @@ fn squash(text: &str) -> String {
 ///   kinematic variable's (pTmiss). Shorter ones are process names (ttH, ggF) that notes
 ///   also write in words.
 ///
-/// Units (GeV, kHz) are none.
+/// Units (GeV, kHz) are none, nor is a factor typed in ASCII ("x1e" of "(x1e-4)", "x10").
 fn identifier(token: &str) -> bool {
-    if token.len() < 3 || kinds::is_unit(&token.to_ascii_lowercase()) {
+    if token.len() < 3 || kinds::is_unit(&token.to_ascii_lowercase()) || factor(token) {
         return false;
     }
     let b = token.as_bytes();
@@ -105,6 +105,19 @@ fn identifier(token: &str) -> bool {
             w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase() && w[2].is_ascii_lowercase()
         });
     camel && token.len() >= 5 && !VARIABLE_PREFIXES.iter().any(|p| token.starts_with(p))
+}
+
+/// Whether `token` is a factor a value is quoted in, typed in ASCII: `x`, digits and an
+/// exponent's `e` ("x1e" of "(x1e-4)", realistic13 HIG-26-022-q02), or `x10` (of "x10^-3").
+fn factor(token: &str) -> bool {
+    let Some(rest) = token.strip_prefix('x') else {
+        return false;
+    };
+    let mantissa = rest.strip_suffix('e');
+    match mantissa {
+        Some(m) => !m.is_empty() && m.bytes().all(|b| b.is_ascii_digit() || b == b'.'),
+        None => rest == "10",
+    }
 }
 
 /// Whether `squashed` (the passages, [`squash`]ed) mentions identifier `token`: it writes the
@@ -207,10 +220,19 @@ mod tests {
         }
         for t in [
             "GeV", "kHz", "TeV", "ttH", "ggF", "pTmiss", "ETmiss", "m_ll", "p_T", "BDT", "v4",
-            "e+e", "Powheg", "tau",
+            "e+e", "Powheg", "tau", "x1e", "x2.5e", "x10",
         ] {
             assert!(!identifier(t), "{t}");
         }
+    }
+
+    #[test]
+    fn a_factor_in_ascii_is_no_name() {
+        // realistic13 HIG-26-022-q02, refused as unmentioned ("x1e").
+        let p = "| m_a (GeV) | Obs. limit on B (x10⁻⁴) |\n|---|---|\n| 40 | 1.8 |";
+        assert!(unmentioned("at 40 GeV, how tight is the bbmumu BR limit (x1e-4)?", [p]).is_empty());
+        // A name with an x and a digit is still one.
+        assert_eq!(unmentioned("the x17 rate?", [p]), ["x17"]);
     }
 
     #[test]
