@@ -230,7 +230,9 @@ mod tests {
     fn a_factor_in_ascii_is_no_name() {
         // realistic13 HIG-26-022-q02, refused as unmentioned ("x1e").
         let p = "| m_a (GeV) | Obs. limit on B (x10⁻⁴) |\n|---|---|\n| 40 | 1.8 |";
-        assert!(unmentioned("at 40 GeV, how tight is the bbmumu BR limit (x1e-4)?", [p]).is_empty());
+        assert!(
+            unmentioned("at 40 GeV, how tight is the bbmumu BR limit (x1e-4)?", [p]).is_empty()
+        );
         // A name with an x and a digit is still one.
         assert_eq!(unmentioned("the x17 rate?", [p]), ["x17"]);
     }
