@@ -399,8 +399,8 @@ fn steps(
             out.refusal = Some(Refusal::NotRelevant);
             return Ok(out);
         };
-        out.relevant = shown;
-        out.relevant.clone()
+        out.relevant = shown.clone();
+        shown
     } else {
         (0..used.len()).collect()
     };
@@ -655,17 +655,7 @@ mod tests {
             verdict,
         };
         let split = grounding::sentences("Yes, we have it. It is 0.43 for the 1S.");
-        let checks = Checks {
-            relevance: true,
-            min_relevance: 0.3,
-            min_shown_relevance: None,
-            relevance_paragraphs: 2,
-            answer_paragraphs: 0,
-            first_look: None,
-            support: true,
-            min_support: 0.0,
-            min_answer_support: None,
-        };
+        let checks = checks();
         let sentences = [
             judged("Yes, we have it.", Verdict::Supported),
             judged("It is 0.43 for the 1S.", Verdict::OtherQualifier),
@@ -684,17 +674,7 @@ mod tests {
 
     #[test]
     fn the_bar_to_answer_stays_where_a_lower_bar_to_show_is_set() {
-        let mut checks = Checks {
-            relevance: true,
-            min_relevance: 0.3,
-            min_shown_relevance: None,
-            relevance_paragraphs: 2,
-            answer_paragraphs: 0,
-            first_look: None,
-            support: true,
-            min_support: 0.0,
-            min_answer_support: None,
-        };
+        let mut checks = checks();
         let scores = [0.12, 0.45, -0.2, 0.3, 0.12];
         assert_eq!(checks.shown(&scores), Some(vec![1, 3]));
         assert_eq!(checks.shown(&[0.29, 0.1]), None);
@@ -706,6 +686,21 @@ mod tests {
         // A bar above min_relevance shows no fewer than min_relevance does.
         checks.min_shown_relevance = Some(0.5);
         assert_eq!(checks.shown(&scores), Some(vec![1, 3]));
+    }
+
+    /// Both judges on, the default bars, no answer-level support bar.
+    fn checks() -> Checks {
+        Checks {
+            relevance: true,
+            min_relevance: 0.3,
+            min_shown_relevance: None,
+            relevance_paragraphs: 2,
+            answer_paragraphs: 0,
+            first_look: None,
+            support: true,
+            min_support: 0.0,
+            min_answer_support: None,
+        }
     }
 
     fn passage(text: &str) -> Passage {

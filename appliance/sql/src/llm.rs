@@ -410,7 +410,8 @@ pub struct AnswerRow {
     pub evidence: Vec<String>,
     /// Relevance log-odds of each evidence passage (empty when the step did not run).
     pub relevance: Vec<f32>,
-    /// Evidence passages judged to give the requested fact.
+    /// Evidence passages the answer step read: judged to give the requested fact, or, once
+    /// one is, at or above `llm.min_shown_relevance` ([`Checks::shown`]).
     pub relevant: Vec<String>,
     /// The passages the answer step was shown, as (chunk id, text as shown: cut to the
     /// budget and windowed); the support step judged against the same text.
