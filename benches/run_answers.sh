@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Answer quality on the development question set (benches/answers/gen_questions.py) over the
-# generated two-tier corpus, or (`--set realistic`, `realistic2` … `realistic13`) on the
+# generated two-tier corpus, or (`--set` any benches/answers/realistic* set) on the
 # hand-written notes and questions of benches/answers/<set>: `mitra eval --answerer llm`,
 # each question scoped to its analysis, with per-question traces. Writes the report lines and
 # the traces under $OUT (default ./answers-run).
-#   bash benches/run_answers.sh [--set generated|realistic|realistic2 … realistic13]
+#   bash benches/run_answers.sh [--set generated|realistic|realistic2|…]
 #       [--split tune|measure|dev|hold] [--limit N] [--ingest-only] [extra `mitra eval` flags]
 # (--ingest-only: build the store under $OUT/data and stop, for benches/run_evidence_recall.sh)
 # The model is llm.model (MITRA_LLM_MODEL; default qwen2.5-coder-1.5b-instruct-q4_k_m).

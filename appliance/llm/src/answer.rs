@@ -163,9 +163,6 @@ pub struct Outcome {
     pub used: usize,
     /// Relevance log-odds of each used passage (empty when the step did not run).
     pub relevance: Vec<f32>,
-    /// Used passages judged relevant and shown to the answer step (0-based; [`Checks::shown`]),
-    /// most relevant first.
-    pub relevant: Vec<usize>,
     /// Used passages given to the answer step (0-based; its excerpt `[n]` is `shown[n - 1]`).
     pub shown: Vec<usize>,
     /// The text of each shown passage as the answer and support steps read it (cut to the
@@ -193,6 +190,16 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Used passages the relevance step let through to the answer step ([`Checks::shown`]),
+    /// most relevant first: [`Outcome::shown`] when the step ran, else none.
+    pub fn relevant(&self) -> &[usize] {
+        if self.relevance.is_empty() {
+            &[]
+        } else {
+            &self.shown
+        }
+    }
+
     /// The kept sentences, joined: the answer shown.
     pub fn answer(&self) -> String {
         self.sentences
@@ -399,13 +406,12 @@ fn steps(
             out.refusal = Some(Refusal::NotRelevant);
             return Ok(out);
         };
-        out.relevant = shown.clone();
         shown
     } else {
         (0..used.len()).collect()
     };
 
-    // 2. The answer, from the relevant passages only (numbered 1.., most relevant first), each
+    // 2. The answer, from the passages shown (numbered 1.., most relevant first), each
     //    read as its window when asked (the support step then judges against the same text).
     if checks.answer_paragraphs > 0 {
         for &i in &given {

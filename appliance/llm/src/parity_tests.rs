@@ -579,7 +579,7 @@ fn the_second_look_judges_the_next_passages_only_when_the_first_finds_nothing() 
     let o = run(&[low.clone(), high.clone()]);
     assert_eq!((o.used, o.relevance.len()), (2, 2), "{o:?}");
     assert_eq!(
-        (o.relevant.clone(), o.shown.clone()),
+        (o.relevant().to_vec(), o.shown.clone()),
         (vec![1], vec![1]),
         "{o:?}"
     );

@@ -669,7 +669,7 @@ impl Pending {
             citations: if abstained { Vec::new() } else { citations },
             invalid_citations: invalid,
             relevance: o.relevance.clone(),
-            relevant: o.relevant.iter().filter_map(id).collect(),
+            relevant: o.relevant().iter().filter_map(id).collect(),
             shown: o
                 .shown
                 .iter()
