@@ -4,9 +4,11 @@
 
 use crate::{conditions, focus, grounding, kinds};
 
-/// Spellings of an expected value ("predicted", "sensitivity" too).
+/// Spellings of an expected value ("predicted", "sensitivity" too; "exp", as physicists
+/// write it: "exp lower limit", "exp. UL").
 const EXPECTED: &[&str] = &[
     "expected",
+    "exp",
     "expect",
     "expects",
     "a priori",
@@ -16,8 +18,10 @@ const EXPECTED: &[&str] = &[
     "sensitivity",
 ];
 
-/// Spellings of an observed value ("measured", "fitted" too).
-const OBSERVED: &[&str] = &["observed", "observe", "observes", "measured", "fitted"];
+/// Spellings of an observed value ("measured", "fitted" too; "obs", as physicists write it).
+const OBSERVED: &[&str] = &[
+    "observed", "obs", "observe", "observes", "measured", "fitted",
+];
 
 /// Groups of mutually exclusive qualifiers; each member lists its spellings (lower case, whole
 /// words). A member's spellings include the words notes use for it in other terms ("predicted"
@@ -207,8 +211,9 @@ fn by_cell(row_text: &str, header: &str) -> Option<Vec<String>> {
 /// the question names exactly one member of a group, and every segment of the cited passages
 /// that writes all the numbers the claim asserts ([`kinds::values`]: not those inside names
 /// such as HLT_IsoMu24) names another member of that group and not this one, or names no
-/// member while a cited segment splits values by members, this one among them; or, for a
-/// question about a limit, every such segment writes a measured value ("0.94 ± 0.04").
+/// member while a cited segment splits values by members, this one among them (unless the
+/// member asked is the observed one, which an unqualified value is); or, for a question about a
+/// limit, every such segment writes a measured value ("0.94 ± 0.04").
 /// Examples: "the observed CLs upper limit is 1.6 × 10⁻¹⁰" for "what is the expected upper
 /// limit?"; "m_t = 171.82 GeV" for the muon channel, next to "171.71 GeV in the muon channel
 /// and 171.97 GeV in the electron channel". A claim asserting no number, or whose numbers no
@@ -281,7 +286,11 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         };
         writing.iter().all(|s| {
             !names(s, group[a]) && (other(s) || (group[a] == EXPECTED && observed_by_default(s)))
-        }) || (writing.iter().all(|s| !group.iter().any(|m| names(s, m))) && split())
+        }) || (writing.iter().all(|s| !group.iter().any(|m| names(s, m)))
+            // Unqualified, a value is the observed one by the notes' convention ("|κc| < 3.8"
+            // after "the observed (expected) limit of 7.9 (6.2)").
+            && group[a] != OBSERVED
+            && split())
     }) || (LIMIT.iter().any(|p| focus::has_phrase(&q, p))
         && writing
             .iter()
@@ -457,6 +466,54 @@ mod tests {
         assert!(!other_qualifier(
             "what's the observed (not expected) limit at cτ = 1 m?",
             "It is B < 0.08 %.",
+            &[&p]
+        ));
+    }
+
+    #[test]
+    fn exp_and_obs_name_expected_and_observed() {
+        // realistic14's EXO-26-019-q07: the note gives the expected limit for gluinos only.
+        let p = passage(
+            "Gluino R-hadrons are excluded below 2.51 TeV (expected 2.55 TeV). Stop R-hadrons \
+             are excluded below 1.86 TeV with the TkOnly selection.",
+        );
+        let claim = "The stop R-hadron lower limit is set at 1.86 TeV with the TkOnly selection.";
+        assert!(other_qualifier(
+            "exp lower limit for stop R-hadrons?",
+            claim,
+            &[&p]
+        ));
+        assert!(!other_qualifier(
+            "obs lower limit for stop R-hadrons?",
+            claim,
+            &[&p]
+        ));
+        assert!(!other_qualifier(
+            "exp. lower limit for gluinos?",
+            "It is 2.55 TeV.",
+            &[&p]
+        ));
+        // Unqualified next to an observed (expected) pair, a value is the observed one.
+        let p = passage(
+            "The combined observed (expected) upper limit of 7.9 (6.2) times the SM prediction \
+             is the most stringent so far. Interpreted in the κ framework, it corresponds to \
+             |κc| < 3.8 at 95% CL.",
+        );
+        let claim = "It corresponds to |κc| < 3.8 at 95% CL.";
+        assert!(!other_qualifier(
+            "what kappa_c bound does the obs limit translate into?",
+            claim,
+            &[&p]
+        ));
+        assert!(other_qualifier(
+            "what kappa_c bound does the exp limit translate into?",
+            claim,
+            &[&p]
+        ));
+        // "exponential" is no "exp".
+        assert!(!other_qualifier(
+            "lower limit for stop R-hadrons, exponential bkg fit?",
+            claim,
             &[&p]
         ));
     }
