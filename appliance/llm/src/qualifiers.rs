@@ -493,6 +493,12 @@ mod tests {
             "It is 2.55 TeV.",
             &[&p]
         ));
+        // "exponential" is no "exp".
+        assert!(!other_qualifier(
+            "stop R-hadron lower limit, exponential bkg fit?",
+            claim,
+            &[&p]
+        ));
         // Unqualified next to an observed (expected) pair, a value is the observed one.
         let p = passage(
             "The combined observed (expected) upper limit of 7.9 (6.2) times the SM prediction \
@@ -507,12 +513,6 @@ mod tests {
         ));
         assert!(other_qualifier(
             "what kappa_c bound does the exp limit translate into?",
-            claim,
-            &[&p]
-        ));
-        // "exponential" is no "exp".
-        assert!(!other_qualifier(
-            "lower limit for stop R-hadrons, exponential bkg fit?",
             claim,
             &[&p]
         ));
