@@ -189,6 +189,7 @@ impl Answerer for LlmAnswerer<'_> {
         let trace = serde_json::json!({
             "id": question.id,
             "question": question.text,
+            "asked": row.asked,
             "analysis_id": question.analysis_id,
             "answerable": question.answerable,
             "evidence": row.evidence,

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
+use crate::cells;
 use crate::conditions;
 use crate::counts;
 use crate::engine::{Engine, Params, Stats};
@@ -105,6 +106,9 @@ pub enum Verdict {
     /// Dropped without a judge: it writes a number of the passages with another noun than
     /// they write it with ("14 trees" for "14 input variables", [`counts::other_noun`]).
     OtherNoun,
+    /// Dropped without a judge: the passages write its value only in other rows or columns
+    /// of a table than the place the question describes ([`cells::other_cell`]).
+    OtherCell,
     /// Judged and kept.
     Supported,
     /// Judged and dropped.
@@ -120,6 +124,7 @@ impl Verdict {
             Verdict::Unwritten => "unwritten_number",
             Verdict::OtherQualifier => "other_qualifier",
             Verdict::OtherNoun => "other_noun",
+            Verdict::OtherCell => "other_cell",
             Verdict::Supported => "supported",
             Verdict::Unsupported => "unsupported",
         }
@@ -163,6 +168,9 @@ pub struct Outcome {
     pub used: usize,
     /// Relevance log-odds of each used passage (empty when the step did not run).
     pub relevance: Vec<f32>,
+    /// The question as the model steps read it, when it differs from the one asked: with the
+    /// label of each table place it describes by rank ([`cells::annotate`]).
+    pub asked: Option<String>,
     /// Used passages given to the answer step (0-based; its excerpt `[n]` is `shown[n - 1]`).
     pub shown: Vec<usize>,
     /// The text of each shown passage as the answer and support steps read it (cut to the
@@ -303,6 +311,11 @@ fn judge_all(
     Ok((scores, fed))
 }
 
+/// The texts of `passages`.
+fn texts<P: std::borrow::Borrow<Passage>>(passages: &[P]) -> Vec<&str> {
+    passages.iter().map(|p| p.borrow().text.as_str()).collect()
+}
+
 /// The LLM reranker: each passage, cut to `max_passage_tokens` at a sentence end as the answer
 /// pipeline cuts it, scored by the relevance judge on its window of `paragraphs` (log
 /// P("Yes") − log P("No") for the next token after the judging prompt in the model's chat
@@ -315,6 +328,7 @@ pub fn rerank(
     paragraphs: usize,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Vec<f32>, LlmError> {
+    let question = &cells::annotate(question, &texts(passages));
     let cut: Vec<Passage> = passages
         .iter()
         .map(|p| {
@@ -350,12 +364,17 @@ fn steps(
 ) -> Result<Outcome, LlmError> {
     engine.forget();
     let mut out = Outcome::default();
+    // A table place the question describes by rank ("third pt bin") is named by its label,
+    // read from the passages' whole tables, in the question every model step reads and the
+    // passages are cut for ("third pt bin (25–35)"); the checks read the question as asked.
+    let asked = cells::annotate(question, &texts(passages));
+    out.asked = (asked != question).then(|| asked.clone());
     // With a first look, only its passages are fitted now; the rest are the second look's.
     let first = checks
         .first_look
         .map_or(passages.len(), |n| n.max(1))
         .min(passages.len());
-    let mut used = grounding::fit(engine, question, &passages[..first], budget)?;
+    let mut used = grounding::fit(engine, &asked, &passages[..first], budget)?;
     out.used = used.len();
     if used.is_empty() {
         out.refusal = Some(Refusal::NoEvidence);
@@ -376,7 +395,7 @@ fn steps(
         let t = Instant::now();
         let (mut scores, mut fed) = judge_all(
             engine,
-            question,
+            &asked,
             &used,
             checks.relevance_paragraphs,
             known,
@@ -384,10 +403,10 @@ fn steps(
             &mut |ids| digest(prompts, ids),
         )?;
         if first < passages.len() && scores.iter().all(|&s| s < checks.min_relevance) {
-            let more = grounding::fit(engine, question, &passages[used.len()..], budget)?;
+            let more = grounding::fit(engine, &asked, &passages[used.len()..], budget)?;
             let (more_scores, more_fed) = judge_all(
                 engine,
-                question,
+                &asked,
                 &more,
                 checks.relevance_paragraphs,
                 known.map(|k| k.get(used.len()..).unwrap_or_default()),
@@ -415,7 +434,7 @@ fn steps(
     //    read as its window when asked (the support step then judges against the same text).
     if checks.answer_paragraphs > 0 {
         for &i in &given {
-            used[i].text = locate::window(question, &used[i].text, checks.answer_paragraphs);
+            used[i].text = locate::window(&asked, &used[i].text, checks.answer_paragraphs);
         }
     }
     out.shown = given.clone();
@@ -438,7 +457,7 @@ fn steps(
     let ids = grounding::render(
         engine,
         grounding::SYSTEM,
-        &grounding::answer_message(engine, question, &shown),
+        &grounding::answer_message(engine, &asked, &shown),
     )?;
     digest(prompts, &ids);
     let (raw, stats) = engine.generate(&ids, params, hooks.cancelled, hooks.on_text)?;
@@ -545,10 +564,16 @@ fn steps(
             s.verdict = Verdict::OtherNoun;
             continue;
         }
+        // A value of a table row or column beside the one the question describes: not shown.
+        let whole: Vec<&Passage> = against.iter().map(|&i| &passages[i]).collect();
+        if cells::other_cell(question, &claim.claim, &texts(&whole)) {
+            s.verdict = Verdict::OtherCell;
+            continue;
+        }
         let ids = grounding::render(
             engine,
             grounding::JUDGE,
-            &grounding::support_message(engine, question, &claim.claim, &cited),
+            &grounding::support_message(engine, &asked, &claim.claim, &cited),
         )?;
         let v = engine.yes_no(&ids, hooks.cancelled)?;
         out.support_cost.0 += engine.last_fed();
@@ -628,9 +653,12 @@ fn answer_refusal(
     // A value the passages give for another qualifier or noun was dropped: the question asked
     // for a value, and what is kept around it without a number of its own does not answer
     // ("Yes, we have it." beside the 1S value given for the 2S).
-    let wanted_value = sentences
-        .iter()
-        .any(|s| matches!(s.verdict, Verdict::OtherQualifier | Verdict::OtherNoun));
+    let wanted_value = sentences.iter().any(|s| {
+        matches!(
+            s.verdict,
+            Verdict::OtherQualifier | Verdict::OtherNoun | Verdict::OtherCell
+        )
+    });
     if (wanted_value || focus::asks_for_number(question))
         && !kept
             .iter()

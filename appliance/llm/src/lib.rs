@@ -2,6 +2,7 @@
 //! bounded worker thread, grounded prompts, relevance and support checks.
 
 pub mod answer;
+pub mod cells;
 pub mod compare;
 pub mod conditions;
 pub mod counts;

@@ -44,7 +44,7 @@ fn order(question: &str, parts: &[&str]) -> Vec<usize> {
 /// Indexes of `parts`, those sharing most content words with `question` first, each word
 /// weighted by how few of the parts hold it ([`holds`]; its BM25 inverse document frequency
 /// among the parts: a word every paragraph writes tells none apart); ties in their order.
-fn ranked(question: &str, parts: &[&str]) -> Vec<usize> {
+pub(crate) fn ranked(question: &str, parts: &[&str]) -> Vec<usize> {
     let q = focus::content(question);
     let words: Vec<Terms> = parts.iter().map(|p| terms_of(p)).collect();
     let n = parts.len() as f64;

@@ -413,6 +413,9 @@ pub struct AnswerRow {
     /// Evidence passages the answer step read: judged to give the requested fact, or, once
     /// one is, at or above `llm.min_shown_relevance` ([`Checks::shown`]).
     pub relevant: Vec<String>,
+    /// The question as the model steps read it, when Mitra rewrote it (the label of a table
+    /// place it describes by rank: "third pt bin (25–35)").
+    pub asked: Option<String>,
     /// The passages the answer step was shown, as (chunk id, text as shown: cut to the
     /// budget and windowed); the support step judged against the same text.
     pub shown: Vec<(String, String)>,
@@ -475,6 +478,7 @@ fn abstain(llm: &Llm, settings: &Settings, ev: &Evidence, why: Abstention) -> An
         evidence: Vec::new(),
         relevance: Vec::new(),
         relevant: Vec::new(),
+        asked: None,
         shown: Vec::new(),
         unmentioned: Vec::new(),
         unsupported: 0,
@@ -670,6 +674,7 @@ impl Pending {
             invalid_citations: invalid,
             relevance: o.relevance.clone(),
             relevant: o.relevant().iter().filter_map(id).collect(),
+            asked: o.asked.clone(),
             shown: o
                 .shown
                 .iter()

@@ -1,0 +1,771 @@
+//! Table cells a question names by their place ("third pt bin", "most peripheral class",
+//! "next-to-last eta slice"): the row or column label of a passage's Markdown table it means.
+//!
+//! The model does not count rows: asked for the third centrality slice it gives a value of the
+//! right table from another row (benches/ANSWERS.md). Mitra counts them: the label found is
+//! written into the question the answer and support steps read, and a sentence whose number
+//! the table writes only in other rows or columns than the one described is not shown.
+
+use crate::{grounding, locate};
+
+/// Where a question's description of a table place points in one passage.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Located {
+    /// Byte range in the question of the words describing the place ("third centrality
+    /// slice").
+    pub at: (usize, usize),
+    /// The label of the row or column described, as the table writes it ("30–50%").
+    pub label: String,
+    /// Every table and axis of the passage it was found on, with the key of the label.
+    places: Vec<(usize, Axis, f64)>,
+}
+
+/// Which labels of a table are ordered.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Axis {
+    /// The body cells of this column label the rows.
+    Rows(usize),
+    /// The header cells after the first label the columns.
+    Columns,
+}
+
+/// The quantity a description orders by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dim {
+    Pt,
+    Centrality,
+    Rapidity,
+    Eta,
+    /// Rapidity or pseudorapidity ("most forward").
+    Forward,
+    Mass,
+    Width,
+    Pileup,
+    Multiplicity,
+    /// Not said: the passage must have one ordered axis only.
+    Any,
+}
+
+/// The place among the ordered labels, from the lowest or the highest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rank {
+    Low(usize),
+    High(usize),
+    Middle,
+}
+
+/// A description read from the question.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Description {
+    at: (usize, usize),
+    rank: Rank,
+    dim: Dim,
+    /// The noun naming the place ("bin", "layer"), if the description has one.
+    noun: Option<&'static str>,
+}
+
+/// Nouns naming one of a table's ordered places.
+const NOUNS: &[&str] = &[
+    "bin",
+    "bins",
+    "slice",
+    "slices",
+    "class",
+    "range",
+    "interval",
+    "cut",
+    "point",
+    "wp",
+    "category",
+    "hypothesis",
+    "row",
+    "column",
+    "layer",
+    "disk",
+    "ring",
+];
+
+/// Words after the noun that make the place relative to a value ("first bin above 1 TeV").
+const RELATIVE: &[&str] = &["above", "below", "beyond", "after", "before", "than"];
+
+/// The question's words, lowercased, with their byte ranges (split at white space, hyphens and
+/// slashes; punctuation around a word trimmed).
+fn words(question: &str) -> Vec<(String, (usize, usize))> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let split = |c: char| c.is_whitespace() || matches!(c, '-' | '/' | '–' | ',' | ';' | '?');
+    for (i, c) in question.char_indices().chain([(question.len(), ' ')]) {
+        match (split(c), start) {
+            (true, Some(s)) => {
+                let w = &question[s..i];
+                let t = w.trim_matches(|c: char| matches!(c, '(' | ')' | '.' | ':' | '"' | '\''));
+                if !t.is_empty() {
+                    let from = s + w.find(t).unwrap_or(0);
+                    out.push((t.to_lowercase(), (from, from + t.len())));
+                }
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `w` counts things ("two", "3").
+fn is_count(w: &str) -> bool {
+    matches!(w, "two" | "three" | "four" | "five" | "both" | "all")
+        || w.parse::<u32>().is_ok_and(|n| n > 1)
+}
+
+/// 1 for "first" or "1st", … 6; `None` for other words.
+fn ordinal(w: &str) -> Option<usize> {
+    const WORDS: [&str; 6] = ["first", "second", "third", "fourth", "fifth", "sixth"];
+    const SHORT: [&str; 6] = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
+    WORDS
+        .iter()
+        .position(|&x| x == w)
+        .or_else(|| SHORT.iter().position(|&x| x == w))
+        .map(|i| i + 1)
+}
+
+/// An extreme word: whether it counts from the highest, the quantity it implies, and whether
+/// it needs "most" before it ("most central").
+fn extreme(w: &str) -> Option<(bool, Dim, bool)> {
+    Some(match w {
+        "lowest" | "smallest" => (false, Dim::Any, false),
+        "highest" | "largest" | "last" => (true, Dim::Any, false),
+        "softest" => (false, Dim::Pt, false),
+        "hardest" => (true, Dim::Pt, false),
+        "central" => (false, Dim::Centrality, true),
+        "peripheral" => (true, Dim::Centrality, true),
+        "backward" => (false, Dim::Rapidity, true),
+        "forward" => (true, Dim::Forward, true),
+        _ => return None,
+    })
+}
+
+/// The quantity a word of a description names.
+fn dim_word(w: &str) -> Option<Dim> {
+    let w = w.trim_matches('|');
+    Some(match w {
+        "pt" | "p_t" | "ptγ" | "momentum" | "energy" | "et" | "e_t" => Dim::Pt,
+        "centrality" => Dim::Centrality,
+        "rapidity" | "y" | "y_cm" => Dim::Rapidity,
+        "eta" | "η" | "pseudorapidity" => Dim::Eta,
+        "m" | "mass" | "m_reco" | "mt" | "m_t" => Dim::Mass,
+        "width" => Dim::Width,
+        "pileup" | "pu" | "npv" | "nvtx" => Dim::Pileup,
+        "multiplicity" | "mult" | "ntrk" | "nch" => Dim::Multiplicity,
+        _ => return None,
+    })
+}
+
+/// The descriptions of table places in `question`.
+fn descriptions(question: &str) -> Vec<Description> {
+    let ws = words(question);
+    let w = |i: usize| ws.get(i).map_or("", |(s, _)| s.as_str());
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < ws.len() {
+        // (rank, words taken, implied quantity)
+        let read: Option<(Rank, usize, Dim)> =
+            if (w(i) == "next" || w(i) == "second") && w(i + 1) == "to" && w(i + 2) == "last" {
+                Some((Rank::High(1), 3, Dim::Any))
+            } else if w(i) == "penultimate" {
+                Some((Rank::High(1), 1, Dim::Any))
+            } else if w(i) == "middle" {
+                Some((Rank::Middle, 1, Dim::Any))
+            } else if i > 0 && is_count(w(i - 1)) {
+                // "the two softest slices" names several places.
+                None
+            } else if let Some(n) = ordinal(w(i)) {
+                let most = usize::from(w(i + 1) == "most");
+                match extreme(w(i + 1 + most)) {
+                    Some((high, dim, needs_most)) if most == 1 || !needs_most => {
+                        let k = n - 1;
+                        let rank = if high { Rank::High(k) } else { Rank::Low(k) };
+                        Some((rank, 2 + most, dim))
+                    }
+                    Some(_) => None,
+                    None => Some((Rank::Low(n - 1), 1, Dim::Any)),
+                }
+            } else {
+                let most = usize::from(w(i) == "most");
+                match extreme(w(i + most)) {
+                    Some((high, dim, needs_most)) if most == 1 || !needs_most => {
+                        let rank = if high { Rank::High(0) } else { Rank::Low(0) };
+                        Some((rank, 1 + most, dim))
+                    }
+                    _ => None,
+                }
+            };
+        let Some((rank, taken, implied)) = read else {
+            // "one bin below the top"
+            if w(i) == "one"
+                && w(i + 1) == "bin"
+                && w(i + 2) == "below"
+                && w(i + 3) == "the"
+                && w(i + 4) == "top"
+            {
+                out.push(Description {
+                    at: (ws[i].1 .0, ws[i + 4].1 .1),
+                    rank: Rank::High(1),
+                    dim: Dim::Any,
+                    noun: Some("bin"),
+                });
+                i += 5;
+                continue;
+            }
+            i += 1;
+            continue;
+        };
+        let after = i + taken;
+        let noun = (after..(after + 4).min(ws.len())).find(|&j| NOUNS.contains(&w(j)));
+        let named: Option<Dim> =
+            (after..noun.unwrap_or(after + 2).min(ws.len())).find_map(|j| dim_word(w(j)));
+        let end = match noun {
+            Some(j) if !RELATIVE.contains(&w(j + 1)) => Some(j),
+            Some(_) => None,
+            // "hardest jets", "highest-η crystals": no noun, a quantity said or implied.
+            None => (after..(after + 2).min(ws.len()))
+                .find(|&j| dim_word(w(j)).is_some())
+                .or((implied == Dim::Pt && after < ws.len()).then_some(after)),
+        };
+        let Some(end) = end else {
+            i += 1;
+            continue;
+        };
+        let dim = match (named, implied) {
+            // "most central rapidity slice": central in rapidity is not the lowest.
+            (Some(d), Dim::Centrality) if d != Dim::Centrality => {
+                i = end + 1;
+                continue;
+            }
+            (Some(d), _) => d,
+            (None, d) => d,
+        };
+        out.push(Description {
+            at: (ws[i].1 .0, ws[end].1 .1),
+            rank,
+            dim,
+            noun: noun.and_then(|j| NOUNS.iter().copied().find(|&n| n == w(j))),
+        });
+        i = end + 1;
+    }
+    out
+}
+
+/// A Markdown table: its header cells and body rows' cells (escaped pipes read as pipes).
+#[derive(Debug)]
+struct Table {
+    header: Vec<String>,
+    body: Vec<Vec<String>>,
+}
+
+/// The Markdown tables of `text`, in order.
+fn tables(text: &str) -> Vec<Table> {
+    let cells = |line: &str| -> Vec<String> {
+        let l = line.trim().replace("\\|", "\u{1}");
+        let l = l.strip_prefix('|').unwrap_or(&l);
+        let l = l.strip_suffix('|').unwrap_or(l);
+        l.split('|')
+            .map(|c| c.replace('\u{1}', "|").trim().to_string())
+            .collect()
+    };
+    let is_delimiter = |l: &str| {
+        let l = l.trim();
+        l.starts_with('|')
+            && l.contains('-')
+            && l.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ' | '\t'))
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 1 < lines.len() {
+        if lines[i].trim_start().starts_with('|') && is_delimiter(lines[i + 1]) {
+            let header = cells(lines[i]);
+            let mut body = Vec::new();
+            let mut j = i + 2;
+            while j < lines.len() && lines[j].trim_start().starts_with('|') {
+                body.push(cells(lines[j]));
+                j += 1;
+            }
+            out.push(Table { header, body });
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The lower end of the range or value a label writes ("30–50%": 30, "−2.5 < y_cm < −1.5":
+/// −2.5, "> 1.2 TeV": 1.2, "|y| < 0.6": below every other), `None` for a label that is no
+/// range or value (a name, a measured value with its uncertainty, "MB1 YB−2").
+fn key(label: &str) -> Option<f64> {
+    if label.contains('±') || label.is_empty() {
+        return None;
+    }
+    // Words of letters other than units: a label is mostly its number.
+    const UNITS: &[&str] = &[
+        "gev", "tev", "mev", "ps", "ns", "fb", "pb", "cm", "mm", "and",
+    ];
+    let wordy = label
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.chars().count() >= 2 && !UNITS.contains(&w.to_lowercase().as_str()))
+        .count();
+    if wordy > 2 {
+        return None;
+    }
+    let chars: Vec<(usize, char)> = label.char_indices().collect();
+    for (k, &(at, c)) in chars.iter().enumerate() {
+        if !c.is_ascii_digit() {
+            continue;
+        }
+        let before = k.checked_sub(1).map(|b| chars[b].1);
+        if before.is_some_and(|b| b.is_alphanumeric() || b == '_' || b == '.') {
+            if before.is_some_and(|b| b.is_ascii_digit() || b == '.') {
+                continue;
+            }
+            // A number glued to letters ("MB1") names a thing.
+            return None;
+        }
+        let signed = matches!(before, Some('−' | '-'));
+        let sign_glued = signed && k >= 2 && chars[k - 2].1.is_alphanumeric();
+        if sign_glued {
+            return None;
+        }
+        let end = chars[k..]
+            .iter()
+            .find(|(_, c)| !(c.is_ascii_digit() || *c == '.'))
+            .map_or(label.len(), |&(e, _)| e);
+        let value: f64 = label[at..end].trim_end_matches('.').parse().ok()?;
+        let value = if signed { -value } else { value };
+        let lead = label[..if signed { chars[k - 1].0 } else { at }].trim_end();
+        return Some(if lead.ends_with('<') || lead.ends_with('≤') {
+            value - 1e9
+        } else {
+            value
+        });
+    }
+    None
+}
+
+/// Whether `label` writes a range or a bound ("10–15", "> 400 GeV", "0.6 < |y| < 1.2").
+fn is_range(label: &str) -> bool {
+    label.contains(['–', '<', '>', '≤', '≥'])
+        || label
+            .split('-')
+            .collect::<Vec<_>>()
+            .windows(2)
+            .any(|w| w[0].ends_with(|c: char| c.is_ascii_digit()))
+}
+
+/// Whether the axis of `name` (its header) with `labels` orders by `dim`.
+fn fits(dim: Dim, name: &str, labels: &[&str]) -> bool {
+    let all = format!("{name} {}", labels.join(" "));
+    let tokens: Vec<String> = all
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|t| !t.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let has = |set: &[&str]| tokens.iter().any(|t| set.contains(&t.as_str()));
+    let mass = has(&["m", "mass", "m_t", "mt", "m_reco"]);
+    match dim {
+        Dim::Any => true,
+        Dim::Pt => {
+            tokens.iter().any(|t| t.starts_with("pt") || t == "p_t")
+                || has(&["momentum", "energy", "et", "e_t"])
+                || (!mass && has(&["gev", "tev"]))
+        }
+        Dim::Centrality => {
+            has(&["centrality"])
+                || labels.iter().any(|l| key(l).is_some())
+                    && labels.iter().all(|l| {
+                        key(l).is_none() || (l.trim_end().ends_with('%') && l.contains(['–', '-']))
+                    })
+        }
+        Dim::Rapidity => has(&["y", "y_cm", "ycm", "rapidity"]),
+        Dim::Eta => has(&["η", "eta", "pseudorapidity"]),
+        Dim::Forward => has(&["y", "y_cm", "ycm", "rapidity", "η", "eta", "pseudorapidity"]),
+        Dim::Mass => mass,
+        Dim::Width => has(&["width"]) || all.contains('Γ'),
+        Dim::Pileup => has(&["pileup", "pu", "npv", "nvtx", "vertices"]),
+        Dim::Multiplicity => has(&["multiplicity", "ntrk", "n_trk", "nch", "tracks"]),
+    }
+}
+
+/// The ordered axes of `table` for `dim`: the axis, its labels with their keys (in table
+/// order). An axis has three distinct keys or more, keys for most of its labels, and not
+/// years only (a question's year is read elsewhere: [`crate::conditions`]).
+fn axes(table: &Table, dim: Dim) -> Vec<(Axis, Vec<(String, f64)>)> {
+    let ordered = |labels: &[&str]| -> Option<Vec<(String, f64)>> {
+        let keyed: Vec<(String, f64)> = labels
+            .iter()
+            .filter_map(|l| key(l).map(|k| (l.to_string(), k)))
+            .collect();
+        let mut distinct: Vec<f64> = keyed.iter().map(|(_, k)| *k).collect();
+        distinct.sort_by(f64::total_cmp);
+        distinct.dedup();
+        let years = distinct
+            .iter()
+            .all(|&k| k.fract() == 0.0 && (1990.0..=2040.0).contains(&k));
+        (distinct.len() >= 3 && keyed.len() * 5 >= labels.len() * 3 && !years).then_some(keyed)
+    };
+    let mut out = Vec::new();
+    for c in 0..table.header.len() {
+        let labels: Vec<&str> = table
+            .body
+            .iter()
+            .filter_map(|r| r.get(c).map(String::as_str))
+            .filter(|l| !l.is_empty())
+            .collect();
+        let name = table.header[c].as_str();
+        // Row labels are the first column, or another one named for the quantity asked (by
+        // a header without a number: "pT range (GeV)", not a value column "Γ/m = 10%")
+        // whose labels are ranges or bounds.
+        let other_labels = || {
+            dim != Dim::Any
+                && !name.chars().any(|c| c.is_ascii_digit())
+                && fits(dim, name, &[])
+                && labels.iter().filter(|l| is_range(l)).count() * 2 >= labels.len()
+        };
+        if (c == 0 || other_labels()) && fits(dim, name, &labels) {
+            if let Some(keyed) = ordered(&labels) {
+                out.push((Axis::Rows(c), keyed));
+            }
+        }
+    }
+    let heads: Vec<&str> = table.header.iter().skip(1).map(String::as_str).collect();
+    // Column labels say their quantity themselves ("−2.5 < y_cm < −1.5"); the first header
+    // cell names the rows.
+    if fits(dim, "", &heads) {
+        if let Some(keyed) = ordered(&heads) {
+            out.push((Axis::Columns, keyed));
+        }
+    }
+    out
+}
+
+/// Whether a description naming no quantity, with `noun`, may mean a place on `axis` of
+/// `table`: "bin", "slice", "class", "range" and the like name places on any ordered axis;
+/// "layer", "ring", "wp" and the like only on one whose header writes the noun ("third
+/// layer" is no pT bin).
+fn names_place(noun: Option<&str>, table: &Table, axis: Axis) -> bool {
+    const ANY: &[&str] = &[
+        "bin", "bins", "slice", "slices", "class", "range", "interval", "row", "column",
+    ];
+    let Some(noun) = noun else {
+        return false;
+    };
+    if ANY.contains(&noun) {
+        return true;
+    }
+    let name = match axis {
+        Axis::Rows(c) => table
+            .header
+            .get(c)
+            .map_or(String::new(), |h| h.to_lowercase()),
+        Axis::Columns => table.header.join(" ").to_lowercase(),
+    };
+    name.contains(noun) || (noun == "wp" && name.contains("working point"))
+}
+
+/// The key at `rank` among the distinct keys of `keyed`.
+fn at_rank(keyed: &[(String, f64)], rank: Rank) -> Option<f64> {
+    let mut keys: Vec<f64> = keyed.iter().map(|(_, k)| *k).collect();
+    keys.sort_by(f64::total_cmp);
+    keys.dedup();
+    let n = keys.len();
+    match rank {
+        Rank::Low(k) => keys.get(k).copied(),
+        Rank::High(k) => (k < n).then(|| keys[n - 1 - k]),
+        Rank::Middle => (n % 2 == 1).then(|| keys[n / 2]),
+    }
+}
+
+/// A label as the question's annotation writes it: without a trailing parenthesis naming a
+/// unit only ("460–550 GeV (%)": "460–550 GeV").
+fn shown_label(label: &str) -> String {
+    let l = label.trim();
+    if let Some(open) = l.rfind(" (") {
+        let tail = &l[open..];
+        if l.ends_with(')') && !tail.chars().any(|c| c.is_ascii_digit()) {
+            return l[..open].trim_end().to_string();
+        }
+    }
+    l.to_string()
+}
+
+/// The places `question` describes by rank that `text`'s tables hold: for each description,
+/// the label at that rank among the ordered labels of each table axis ordering by the
+/// quantity it names (or, naming none, of an axis its noun fits: [`names_place`]). The label
+/// shown is that of the table sharing most words with the question ([`locate::ranked`]);
+/// every table's place is kept for [`other_cell`]. A description no axis has is left out.
+pub(crate) fn locate(question: &str, text: &str) -> Vec<Located> {
+    let tables = tables(text);
+    let texts: Vec<String> = tables
+        .iter()
+        .map(|t| {
+            let mut s = t.header.join(" ");
+            for r in &t.body {
+                s.push('\n');
+                s.push_str(&r.join(" "));
+            }
+            s
+        })
+        .collect();
+    let order = locate::ranked(
+        question,
+        &texts.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let mut out = Vec::new();
+    for d in descriptions(question) {
+        // (table, axis, key, label)
+        let mut found: Vec<(usize, Axis, f64, String)> = Vec::new();
+        for (t, table) in tables.iter().enumerate() {
+            for (axis, keyed) in axes(table, d.dim) {
+                if d.dim == Dim::Any && !names_place(d.noun, table, axis) {
+                    continue;
+                }
+                let Some(k) = at_rank(&keyed, d.rank) else {
+                    continue;
+                };
+                if let Some((l, _)) = keyed.iter().find(|(_, x)| *x == k) {
+                    found.push((t, axis, k, l.clone()));
+                }
+            }
+        }
+        let best = order.iter().find_map(|&t| found.iter().find(|f| f.0 == t));
+        if let Some(best) = best {
+            out.push(Located {
+                at: d.at,
+                label: shown_label(&best.3),
+                places: found.iter().map(|f| (f.0, f.1, f.2)).collect(),
+            });
+        }
+    }
+    out
+}
+
+/// `question` with the label of each place it describes written after the description
+/// ("avg xJ for the third centrality slice (30–50%)?"), read from the first of `texts` whose
+/// tables hold it; `question` itself when none does.
+pub(crate) fn annotate(question: &str, texts: &[&str]) -> String {
+    let mut found: Vec<Located> = Vec::new();
+    for text in texts {
+        for l in locate(question, text) {
+            if !found.iter().any(|f| f.at == l.at) {
+                found.push(l);
+            }
+        }
+    }
+    found.sort_by_key(|l| l.at.1);
+    let mut out = String::new();
+    let mut from = 0;
+    for l in &found {
+        out.push_str(&question[from..l.at.1]);
+        out.push_str(&format!(" ({})", l.label));
+        from = l.at.1;
+    }
+    out.push_str(&question[from..]);
+    out
+}
+
+/// Whether `claim` gives a number that the passages `cited` write, in tables holding a place
+/// `question` describes by rank, only in other rows or columns of them than that place, and
+/// nowhere else: a neighbouring cell.
+pub(crate) fn other_cell(question: &str, claim: &str, cited: &[&str]) -> bool {
+    let numbers = grounding::claimed_numbers(claim, question);
+    numbers.iter().any(|n| {
+        let count = |text: &str| grounding::whole_numbers(&grounding::normalize(text), n).count();
+        let mut seen = false;
+        for text in cited {
+            let total = count(text);
+            if total == 0 {
+                continue;
+            }
+            seen = true;
+            let located = locate(question, text);
+            let mut elsewhere = 0;
+            for (t, table) in tables(text).iter().enumerate() {
+                let here: Vec<(Axis, f64)> = located
+                    .iter()
+                    .flat_map(|l| l.places.iter())
+                    .filter(|p| p.0 == t)
+                    .map(|p| (p.1, p.2))
+                    .collect();
+                if here.is_empty() {
+                    continue;
+                }
+                for row in &table.body {
+                    for (c, cell) in row.iter().enumerate() {
+                        let outside = here.iter().any(|&(axis, k)| match axis {
+                            Axis::Rows(col) => {
+                                c != col && row.get(col).and_then(|l| key(l)) != Some(k)
+                            }
+                            Axis::Columns => {
+                                c != 0 && table.header.get(c).and_then(|l| key(l)) != Some(k)
+                            }
+                        });
+                        if outside {
+                            elsewhere += count(cell);
+                        }
+                    }
+                }
+            }
+            if elsewhere < total {
+                return false;
+            }
+        }
+        seen
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CENTRALITY: &str = "Results per class.\n\n\
+| Centrality | ⟨xJγ⟩ | R_Jγ |\n\
+|---|---|---|\n\
+| 0–10% | 0.73 ± 0.02 ± 0.04 | 0.58 ± 0.02 ± 0.04 |\n\
+| 10–30% | 0.78 ± 0.02 ± 0.03 | 0.64 ± 0.02 ± 0.04 |\n\
+| 30–50% | 0.84 ± 0.02 ± 0.03 | 0.71 ± 0.02 ± 0.03 |\n\
+| 50–90% | 0.88 ± 0.03 ± 0.02 | 0.76 ± 0.03 ± 0.03 |\n\
+| pp | 0.91 ± 0.01 ± 0.02 | 0.79 ± 0.01 ± 0.02 |\n";
+
+    const MISID: &str = "| Lepton | pT range (GeV) | Barrel | Endcap |\n\
+|---|---|---|---|\n\
+| μ | 10–15 | 0.212 ± 0.008 | 0.247 ± 0.011 |\n\
+| μ | 15–25 | 0.131 ± 0.006 | 0.158 ± 0.009 |\n\
+| μ | 25–35 | 0.081 ± 0.005 | 0.094 ± 0.006 |\n\
+| μ | 35–45 | 0.067 ± 0.007 | 0.079 ± 0.010 |\n\
+| e | 10–15 | 0.165 ± 0.012 | 0.198 ± 0.015 |\n\
+| e | 15–25 | 0.102 ± 0.008 | 0.129 ± 0.011 |\n";
+
+    const RAPIDITY: &str = "| pT (GeV) | −2.5 < y_cm < −1.5 | −1.5 < y_cm < −0.5 | −0.5 < y_cm < 0.5 | 0.5 < y_cm < 1.5 |\n\
+|---|---|---|---|---|\n\
+| 5–6 | 1.19 ± 0.16 | 1.11 ± 0.14 | 1.05 ± 0.13 | 0.97 ± 0.13 |\n\
+| 6–8 | 1.15 ± 0.15 | 1.08 ± 0.13 | 1.04 ± 0.12 | 0.98 ± 0.12 |\n\
+| 8–10 | 1.10 ± 0.14 | 1.05 ± 0.13 | 1.02 ± 0.12 | 0.99 ± 0.12 |\n";
+
+    const STATIONS: &str = "| Station / wheel | 2022 | 2023 | 2024 |\n\
+|---|---|---|---|\n\
+| MB1 YB−2 | 98.1 | 97.7 | 96.9 |\n\
+| MB1 YB0 | 98.6 | 98.5 | 98.3 |\n\
+| MB1 YB+2 | 98.0 | 97.5 | 96.6 |\n";
+
+    const WIDTHS: &str = "| m_T (GeV) | Γ/m = 1% | Γ/m = 10% | Γ/m = 20% | Γ/m = 30% |\n\
+|---|---|---|---|---|\n\
+| 800 | 112.3 | 128.0 | 141.6 | 156.2 |\n\
+| 1200 | 41.5 | 47.1 | 52.4 | 58.3 |\n\
+| 1600 | 19.2 | 22.4 | 25.3 | 29.0 |\n";
+
+    const WPS: &str = "| Working point (mistag rate) | 2022 | 2023 | 2024 |\n\
+|---|---|---|---|\n\
+| Loose (1%) | 1.02 ± 0.04 | 0.99 ± 0.05 | 1.01 ± 0.03 |\n\
+| Medium (0.5%) | 0.97 ± 0.04 | 0.94 ± 0.05 | 0.98 ± 0.03 |\n\
+| Tight (0.1%) | 0.92 ± 0.06 | 0.89 ± 0.07 | — |\n";
+
+    fn labels(q: &str, text: &str) -> Vec<String> {
+        locate(q, text).into_iter().map(|l| l.label).collect()
+    }
+
+    #[test]
+    fn ordinals_and_extremes_name_rows_by_their_order() {
+        assert_eq!(
+            labels("avg xJ for the third centrality slice?", CENTRALITY),
+            ["30–50%"]
+        );
+        assert_eq!(
+            labels("R_Jg, most peripheral class?", CENTRALITY),
+            ["50–90%"]
+        );
+        assert_eq!(labels("xJ in the most central bin?", CENTRALITY), ["0–10%"]);
+        assert_eq!(labels("second-most-central class?", CENTRALITY), ["10–30%"]);
+        assert_eq!(
+            labels("mu misID ratio, third pt bin, fwd region?", MISID),
+            ["25–35"]
+        );
+        assert_eq!(labels("misid in the last pT bin?", MISID), ["35–45"]);
+        assert_eq!(labels("next-to-last pt bin?", MISID), ["25–35"]);
+    }
+
+    #[test]
+    fn labels_in_words_and_value_columns() {
+        // Column labels "Γ/m = 20%"; the value columns under them are no row labels.
+        assert_eq!(
+            labels(
+                "obs limit, 1.2 TeV T, second-largest width hypothesis?",
+                WIDTHS
+            ),
+            ["Γ/m = 20%"]
+        );
+        assert_eq!(labels("limit at the highest mass point?", WIDTHS), ["1600"]);
+        // A working point named with its rate; years are no ordered labels.
+        assert_eq!(
+            labels("data/sim corr for the middle top-tag WP, '23?", WPS),
+            ["Medium (0.5%)"]
+        );
+        assert!(labels("SF in the last year?", WPS).is_empty());
+        assert_eq!(
+            labels("R_Jg one bin below the top?", CENTRALITY),
+            ["30–50%"]
+        );
+        // Naming no quantity, only the first column labels rows.
+        assert!(labels("prompt share one bin below the top?", MISID).is_empty());
+    }
+
+    #[test]
+    fn column_labels_are_ordered_too() {
+        assert_eq!(
+            labels(
+                "RpPb for 6<pt<8 in the most backward rapidity slice?",
+                RAPIDITY
+            ),
+            ["−2.5 < y_cm < −1.5"]
+        );
+        assert_eq!(
+            labels("most forward y slice, 8-10 GeV?", RAPIDITY),
+            ["0.5 < y_cm < 1.5"]
+        );
+    }
+
+    #[test]
+    fn no_place_without_an_ordered_axis_or_with_a_relative_or_other_quantity() {
+        // Names and years are not ordered labels.
+        assert!(labels("MB1 eff in the second wheel, '24?", STATIONS).is_empty());
+        assert!(labels("first bin above 12 GeV?", MISID).is_empty());
+        assert!(labels("the third rapidity bin?", MISID).is_empty());
+        assert!(labels("who gave the second talk?", CENTRALITY).is_empty());
+        assert!(labels("why drop the two most peripheral classes?", CENTRALITY).is_empty());
+        assert!(labels("most central rapidity slice?", RAPIDITY).is_empty());
+    }
+
+    #[test]
+    fn the_question_carries_the_label_and_neighbouring_cells_are_told() {
+        let q = "avg xJ for the third centrality slice?";
+        assert_eq!(
+            annotate(q, &["no table here", CENTRALITY]),
+            "avg xJ for the third centrality slice (30–50%)?"
+        );
+        assert_eq!(annotate("what is xJ?", &[CENTRALITY]), "what is xJ?");
+        assert!(other_cell(q, "It is 0.76 ± 0.03 [1].", &[CENTRALITY]));
+        assert!(!other_cell(
+            q,
+            "It is 0.84 ± 0.02 ± 0.03 [1].",
+            &[CENTRALITY]
+        ));
+        // A number written in the described row too, or outside the table, is not told.
+        let q = "mu misID ratio, third pt bin, fwd region?";
+        assert!(other_cell(q, "The ratio is 0.158 ± 0.009 [1].", &[MISID]));
+        assert!(!other_cell(q, "The ratio is 0.094 ± 0.006 [1].", &[MISID]));
+        let prose = format!("{MISID}\nThe endcap value 0.158 was checked.");
+        assert!(!other_cell(q, "The ratio is 0.158 [1].", &[&prose]));
+        let q = "RpPb for 6<pt<8 in the most backward rapidity slice?";
+        assert!(other_cell(q, "It is 1.04 ± 0.12 [1].", &[RAPIDITY]));
+        assert!(!other_cell(q, "It is 1.15 ± 0.15 [1].", &[RAPIDITY]));
+    }
+}
