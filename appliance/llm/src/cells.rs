@@ -301,7 +301,7 @@ fn tables(text: &str) -> Vec<Table> {
 }
 
 /// The lower end of the range or value a label writes ("30–50%": 30, "−2.5 < y_cm < −1.5":
-/// −2.5, "> 1.2 TeV": 1.2, "|y| < 0.6": below every other), `None` for a label that is no
+/// −2.5, "> 1.2 TeV": 1.2, "|y| < 0.6" or "below 500": below every other), `None` for a label that is no
 /// range or value (a name, a measured value with its uncertainty, "MB1 YB−2").
 fn key(label: &str) -> Option<f64> {
     if label.contains('±') || label.is_empty() {
@@ -342,8 +342,11 @@ fn key(label: &str) -> Option<f64> {
             .map_or(label.len(), |&(e, _)| e);
         let value: f64 = label[at..end].trim_end_matches('.').parse().ok()?;
         let value = if signed { -value } else { value };
-        let lead = label[..if signed { chars[k - 1].0 } else { at }].trim_end();
-        return Some(if lead.ends_with('<') || lead.ends_with('≤') {
+        let lead = label[..if signed { chars[k - 1].0 } else { at }]
+            .trim_end()
+            .to_lowercase();
+        let upper_only = ["<", "≤", "below", "under", "up to", "less than"];
+        return Some(if upper_only.iter().any(|u| lead.ends_with(u)) {
             value - 1e9
         } else {
             value
@@ -371,7 +374,8 @@ fn fits(dim: Dim, name: &str, labels: &[&str]) -> bool {
         .map(str::to_lowercase)
         .collect();
     let has = |set: &[&str]| tokens.iter().any(|t| set.contains(&t.as_str()));
-    let mass = has(&["m", "mass", "m_t", "mt", "m_reco"]);
+    let mass =
+        has(&["m", "mass", "mt", "mjj", "mtt"]) || tokens.iter().any(|t| t.starts_with("m_"));
     match dim {
         Dim::Any => true,
         Dim::Pt => {
@@ -669,6 +673,13 @@ mod tests {
 | Medium (0.5%) | 0.97 ± 0.04 | 0.94 ± 0.05 | 0.98 ± 0.03 |\n\
 | Tight (0.1%) | 0.92 ± 0.06 | 0.89 ± 0.07 | — |\n";
 
+    const MTT: &str = "| m_tt̄ bin (GeV) | Observed A_C (%) | Prediction (%) |\n\
+|---|---|---|\n\
+| below 500 | 0.52 ± 0.41 | 0.61 ± 0.05 |\n\
+| 500–750 | 0.96 ± 0.45 | 0.98 ± 0.06 |\n\
+| 750–1000 | 1.31 ± 0.72 | 1.34 ± 0.09 |\n\
+| above 1000 | 1.78 ± 0.95 | 1.66 ± 0.12 |\n";
+
     fn labels(q: &str, text: &str) -> Vec<String> {
         locate(q, text).into_iter().map(|l| l.label).collect()
     }
@@ -716,6 +727,17 @@ mod tests {
         );
         // Naming no quantity, only the first column labels rows.
         assert!(labels("prompt share one bin below the top?", MISID).is_empty());
+    }
+
+    #[test]
+    fn a_bound_in_words_is_read_as_one() {
+        // "below 500" comes before "500–750", "above 1000" after "750–1000".
+        assert_eq!(
+            labels("obs charge asym in the 3rd m(ttbar) slice?", MTT),
+            ["750–1000"]
+        );
+        assert_eq!(labels("A_C in the lowest mass bin?", MTT), ["below 500"]);
+        assert_eq!(labels("A_C in the highest mass bin?", MTT), ["above 1000"]);
     }
 
     #[test]
