@@ -265,25 +265,18 @@ struct Table {
 
 /// The Markdown tables of `text`, in order.
 fn tables(text: &str) -> Vec<Table> {
+    // Escaped pipes ("\|η\|") are the cell's text.
     let cells = |line: &str| -> Vec<String> {
-        let l = line.trim().replace("\\|", "\u{1}");
-        let l = l.strip_prefix('|').unwrap_or(&l);
-        let l = l.strip_suffix('|').unwrap_or(l);
-        l.split('|')
-            .map(|c| c.replace('\u{1}', "|").trim().to_string())
+        locate::row_cells(&line.replace("\\|", "\u{1}"), "|")
+            .into_iter()
+            .map(|c| c.replace('\u{1}', "|"))
             .collect()
-    };
-    let is_delimiter = |l: &str| {
-        let l = l.trim();
-        l.starts_with('|')
-            && l.contains('-')
-            && l.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ' | '\t'))
     };
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i + 1 < lines.len() {
-        if lines[i].trim_start().starts_with('|') && is_delimiter(lines[i + 1]) {
+        if lines[i].trim_start().starts_with('|') && locate::is_delimiter(lines[i + 1]) {
             let header = cells(lines[i]);
             let mut body = Vec::new();
             let mut j = i + 2;

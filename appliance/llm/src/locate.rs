@@ -208,15 +208,30 @@ fn table_rows<E>(
     Ok((!kept.is_empty()).then(|| with_head(&kept)))
 }
 
+/// Whether `line` is a Markdown table's delimiter row ("|---|:---:|").
+pub(crate) fn is_delimiter(line: &str) -> bool {
+    line.trim_start().starts_with('|')
+        && line.contains('-')
+        && line
+            .chars()
+            .all(|c| matches!(c, '|' | '-' | ':' | ' ' | '\t'))
+}
+
+/// The cells of a Markdown table row: the text between `by` separators ("|", or " | " where a
+/// cell holds a pipe), trimmed, without the row's outer pipes.
+pub(crate) fn row_cells(row: &str, by: &str) -> Vec<String> {
+    let r = row.trim();
+    let r = r.strip_prefix('|').unwrap_or(r);
+    let r = r.strip_suffix('|').unwrap_or(r);
+    r.split(by).map(|c| c.trim().to_string()).collect()
+}
+
 /// A Markdown table paragraph's caption and header lines (through its delimiter row) and its
 /// body rows; `None` when `paragraph` is no such table (optional caption lines, then `|` rows
 /// with a delimiter row, every line after it a row).
 fn table_body(paragraph: &str) -> Option<(String, Vec<&str>)> {
     let lines: Vec<&str> = paragraph.lines().collect();
     let is_row = |l: &str| l.trim_start().starts_with('|');
-    let is_delimiter = |l: &str| {
-        is_row(l) && l.contains('-') && l.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ' | '\t'))
-    };
     let delimiter = lines.iter().position(|l| is_delimiter(l))?;
     let body = &lines[delimiter + 1..];
     (!body.is_empty() && body.iter().all(|l| is_row(l)))

@@ -2,7 +2,7 @@
 //! signal or control region): a value the cited passages write only beside another qualifier
 //! than the question names does not answer it (English notes and questions).
 
-use crate::{conditions, focus, grounding, kinds};
+use crate::{conditions, focus, grounding, kinds, locate};
 
 /// Spellings of an expected value ("predicted", "sensitivity" too; "exp", as physicists
 /// write it: "exp lower limit", "exp. UL").
@@ -186,12 +186,7 @@ pub(crate) fn read_segments(text: &str, captions: bool) -> Vec<String> {
 fn by_cell(row_text: &str, header: &str) -> Option<Vec<String>> {
     // Cells between pipes; where that does not pair the row with its header, between pipes
     // with spaces around them ("| |η| | 2022 |": a pipe inside a cell).
-    let cells = |r: &str, by: &str| -> Vec<String> {
-        let r = r.trim();
-        let r = r.strip_prefix('|').unwrap_or(r);
-        let r = r.strip_suffix('|').unwrap_or(r);
-        r.split(by).map(|c| c.trim().to_string()).collect()
-    };
+    let cells = locate::row_cells;
     let (mut row, mut head) = (cells(row_text, "|"), cells(header, "|"));
     if row.len() != head.len() {
         (row, head) = (cells(row_text, " | "), cells(header, " | "));
