@@ -294,8 +294,8 @@ fn tables(text: &str) -> Vec<Table> {
 }
 
 /// The lower end of the range or value a label writes ("30–50%": 30, "−2.5 < y_cm < −1.5":
-/// −2.5, "> 1.2 TeV": 1.2, "|y| < 0.6" or "below 500": below every other), `None` for a label that is no
-/// range or value (a name, a measured value with its uncertainty, "MB1 YB−2").
+/// −2.5, "> 1.2 TeV": 1.2, "|y| < 0.6" or "below 500": below every other), `None` for a label
+/// that is no range or value (a name, a measured value with its uncertainty, "MB1 YB−2").
 fn key(label: &str) -> Option<f64> {
     if label.contains('±') || label.is_empty() {
         return None;
