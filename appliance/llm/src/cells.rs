@@ -501,7 +501,11 @@ fn shown_label(label: &str) -> String {
 /// shown is that of the table sharing most words with the question ([`locate::ranked`]);
 /// every table's place is kept for [`other_cell`]. A description no axis has is left out.
 pub(crate) fn locate(question: &str, text: &str) -> Vec<Located> {
-    let tables = tables(text);
+    located_in(question, &tables(text))
+}
+
+/// [`locate`] on a passage's parsed `tables`.
+fn located_in(question: &str, tables: &[Table]) -> Vec<Located> {
     let texts: Vec<String> = tables
         .iter()
         .map(|t| {
@@ -575,49 +579,63 @@ pub(crate) fn annotate(question: &str, texts: &[&str]) -> String {
 /// nowhere else: a neighbouring cell.
 pub(crate) fn other_cell(question: &str, claim: &str, cited: &[&str]) -> bool {
     let numbers = grounding::claimed_numbers(claim, question);
+    if numbers.is_empty() {
+        return false;
+    }
+    // Each passage read once: its text and the cells outside the places described, normalised.
+    let read: Vec<(String, Vec<String>)> = cited
+        .iter()
+        .map(|text| {
+            let tables = tables(text);
+            let located = located_in(question, &tables);
+            (grounding::normalize(text), outside(&tables, &located))
+        })
+        .collect();
     numbers.iter().any(|n| {
-        let count = |text: &str| grounding::whole_numbers(&grounding::normalize(text), n).count();
+        let count = |t: &str| grounding::whole_numbers(t, n).count();
         let mut seen = false;
-        for text in cited {
+        for (text, cells) in &read {
             let total = count(text);
             if total == 0 {
                 continue;
             }
             seen = true;
-            let located = locate(question, text);
-            let mut elsewhere = 0;
-            for (t, table) in tables(text).iter().enumerate() {
-                let here: Vec<(Axis, f64)> = located
-                    .iter()
-                    .flat_map(|l| l.places.iter())
-                    .filter(|p| p.0 == t)
-                    .map(|p| (p.1, p.2))
-                    .collect();
-                if here.is_empty() {
-                    continue;
-                }
-                for row in &table.body {
-                    for (c, cell) in row.iter().enumerate() {
-                        let outside = here.iter().any(|&(axis, k)| match axis {
-                            Axis::Rows(col) => {
-                                c != col && row.get(col).and_then(|l| key(l)) != Some(k)
-                            }
-                            Axis::Columns => {
-                                c != 0 && table.header.get(c).and_then(|l| key(l)) != Some(k)
-                            }
-                        });
-                        if outside {
-                            elsewhere += count(cell);
-                        }
-                    }
-                }
-            }
-            if elsewhere < total {
+            if cells.iter().map(|c| count(c)).sum::<usize>() < total {
                 return false;
             }
         }
         seen
     })
+}
+
+/// The body cells of `tables`, normalised ([`grounding::normalize`]), that lie outside a place
+/// `located` names in their table: in another row of a row axis (not the label column), or
+/// another column of a column axis (not the row labels).
+fn outside(tables: &[Table], located: &[Located]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (t, table) in tables.iter().enumerate() {
+        let here: Vec<(Axis, f64)> = located
+            .iter()
+            .flat_map(|l| l.places.iter())
+            .filter(|p| p.0 == t)
+            .map(|p| (p.1, p.2))
+            .collect();
+        if here.is_empty() {
+            continue;
+        }
+        for row in &table.body {
+            for (c, cell) in row.iter().enumerate() {
+                let off = here.iter().any(|&(axis, k)| match axis {
+                    Axis::Rows(col) => c != col && row.get(col).and_then(|l| key(l)) != Some(k),
+                    Axis::Columns => c != 0 && table.header.get(c).and_then(|l| key(l)) != Some(k),
+                });
+                if off {
+                    out.push(grounding::normalize(cell));
+                }
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
