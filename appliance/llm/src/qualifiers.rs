@@ -29,8 +29,8 @@ const OBSERVED: &[&str] = &[
 /// for the other member's. Only qualifiers that notes state beside the value they qualify are
 /// listed: data/simulation is not, as notes often leave the default implicit; years, bins,
 /// labels and conditions with a unit are judged apart ([`conditions`]). In the group of
-/// [`EXPECTED`] and [`OBSERVED`], a limit stated with neither is the observed one
-/// ([`observed_by_default`]).
+/// [`EXPECTED`] and [`OBSERVED`], a value stated with neither is the observed one
+/// ([`unqualified`]).
 const GROUPS: &[&[&[&str]]] = &[
     &[EXPECTED, OBSERVED],
     &[&["majorana"], &["dirac"]],
@@ -279,18 +279,27 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
                         .any(|(n, _)| !asserted.contains(n))
             })
         };
-        writing.iter().all(|s| {
-            !names(s, group[a]) && (other(s) || (group[a] == EXPECTED && observed_by_default(s)))
-        }) || (writing.iter().all(|s| !group.iter().any(|m| names(s, m)))
-            // Unqualified, a value is the observed one by the notes' convention ("|κc| < 3.8"
-            // after "the observed (expected) limit of 7.9 (6.2)").
-            && group[a] != OBSERVED
-            && split())
+        // Asked for another member than the one an unqualified value is ([`unqualified`]).
+        let not_default = unqualified(group).is_some_and(|d| d != a);
+        writing
+            .iter()
+            .all(|s| !names(s, group[a]) && (other(s) || (not_default && observed_by_default(s))))
+            || (writing.iter().all(|s| !group.iter().any(|m| names(s, m)))
+                && unqualified(group) != Some(a)
+                && split())
     }) || (LIMIT.iter().any(|p| focus::has_phrase(&q, p))
         && writing
             .iter()
             .all(|s| asserted.iter().any(|n| measured(s, n))))
         || conditions::other(&q, &asserted, &writing)
+}
+
+/// The member of `group` a value written with none of its members is, by the notes'
+/// convention: the observed one of expected/observed ("|κc| < 3.8" after "the observed
+/// (expected) limit of 7.9 (6.2)"; an unqualified limit, [`observed_by_default`]); none for
+/// the other groups.
+fn unqualified(group: &[&[&str]]) -> Option<usize> {
+    group.iter().position(|m| *m == OBSERVED)
 }
 
 /// "How" with a word that is also a member's name, and what the question reads as instead.
