@@ -16,6 +16,7 @@ use crate::kinds;
 use crate::locate;
 use crate::qualifiers;
 use crate::terms;
+use crate::topic;
 use crate::updates;
 use crate::LlmError;
 
@@ -83,10 +84,10 @@ pub enum Refusal {
     /// No cited sentence is supported by the passages it cites (or none well enough: below
     /// `min_answer_support`).
     Unsupported,
-    /// The answer does not answer: its sentences only restate the question, or the question
-    /// asks for a quantity (or a sentence giving a value was dropped for its qualifier or
-    /// noun) and no kept sentence gives a number, or none of the kind asked (a luminosity for
-    /// a rate).
+    /// The answer does not answer: its sentences only restate the question or speak of another
+    /// subject ([`Verdict::OffTopic`]), or the question asks for a quantity (or a sentence
+    /// giving a value was dropped for its qualifier or noun) and no kept sentence gives a
+    /// number, or none of the kind asked (a luminosity for a rate).
     Unanswered,
 }
 
@@ -109,6 +110,10 @@ pub enum Verdict {
     /// Dropped without a judge: the passages write its value only in other rows or columns
     /// of a table than the place the question describes ([`cells::other_cell`]).
     OtherCell,
+    /// Judged, then dropped with every other sentence of the answer: none that the judge kept
+    /// names anything the question names, nor does the segment of the passages stating it
+    /// ([`topic::off_topic`]).
+    OffTopic,
     /// Judged and kept.
     Supported,
     /// Judged and dropped.
@@ -125,6 +130,7 @@ impl Verdict {
             Verdict::OtherQualifier => "other_qualifier",
             Verdict::OtherNoun => "other_noun",
             Verdict::OtherCell => "other_cell",
+            Verdict::OffTopic => "off_topic",
             Verdict::Supported => "supported",
             Verdict::Unsupported => "unsupported",
         }
@@ -513,7 +519,9 @@ fn steps(
     //    value and judged against that passage.
     let t = Instant::now();
     let shown_refs: Vec<&Passage> = shown.iter().collect();
-    for (s, claim) in out.sentences.iter_mut().zip(split.iter_mut()) {
+    // Which sentences name nothing the question names.
+    let mut off_topic = vec![false; out.sentences.len()];
+    for (i, (s, claim)) in out.sentences.iter_mut().zip(split.iter_mut()).enumerate() {
         // A sentence stating nothing the question does not is no answer, and needs no judge.
         if focus::restates(question, &claim.claim) {
             s.verdict = Verdict::Restates;
@@ -570,6 +578,7 @@ fn steps(
             s.verdict = Verdict::OtherCell;
             continue;
         }
+        off_topic[i] = topic::off_topic(question, &claim.claim, &texts(&cited));
         let ids = grounding::render(
             engine,
             grounding::JUDGE,
@@ -591,6 +600,17 @@ fn steps(
         }
     }
     out.support_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
+    // An answer none of whose kept sentences speaks of what the question asks is a true
+    // statement on another subject ("the soft-drop mass window is 105–210 GeV" for a charge
+    // asymmetry): dropped whole. Beside one that does, such sentences are its context.
+    let kept: Vec<usize> = (0..off_topic.len())
+        .filter(|&i| out.sentences[i].kept())
+        .collect();
+    if !kept.is_empty() && kept.iter().all(|&i| off_topic[i]) {
+        for i in kept {
+            out.sentences[i].verdict = Verdict::OffTopic;
+        }
+    }
     out.refusal = answer_refusal(question, &out.sentences, &split, checks);
     Ok(out)
 }
@@ -620,9 +640,10 @@ fn numbers_written_in(
 }
 
 /// Why the judged sentences make no answer, if they do not: none kept and cited (all of them
-/// restating the question: unanswered; else unsupported), none supported at
-/// `min_answer_support`, or a quantity asked (or a sentence giving a value dropped for its
-/// qualifier or noun) and no number given, or none of the kind asked ([`kinds::other_kind`]).
+/// restating the question or off its subject, [`Verdict::OffTopic`]: unanswered; else
+/// unsupported), none supported at `min_answer_support`, or a quantity asked (or a sentence
+/// giving a value dropped for its qualifier or noun) and no number given, or none of the kind
+/// asked ([`kinds::other_kind`]).
 fn answer_refusal(
     question: &str,
     sentences: &[Judged],
@@ -636,7 +657,11 @@ fn answer_refusal(
         .collect();
     if kept.is_empty() {
         return Some(
-            if split.iter().all(|c| focus::restates(question, &c.claim)) {
+            if split
+                .iter()
+                .zip(sentences)
+                .all(|(c, s)| s.verdict == Verdict::OffTopic || focus::restates(question, &c.claim))
+            {
                 Refusal::Unanswered
             } else {
                 Refusal::Unsupported
@@ -704,6 +729,32 @@ mod tests {
             judged("It is 0.43 for the 1S.", Verdict::Unsupported),
         ];
         assert_eq!(answer_refusal(q, &sentences, &split, checks), None);
+    }
+
+    #[test]
+    fn an_answer_off_the_subject_does_not_answer() {
+        let q = "obs charge asym in the 3rd m(ttbar) slice?";
+        let split = grounding::sentences("The soft-drop mass window is 105–210 GeV.");
+        let judged = Judged {
+            text: split[0].text.clone(),
+            cites: vec![0],
+            support: Some(1.0),
+            attributed: false,
+            restated: false,
+            verdict: Verdict::OffTopic,
+        };
+        assert_eq!(
+            answer_refusal(q, std::slice::from_ref(&judged), &split, checks()),
+            Some(Refusal::Unanswered)
+        );
+        let judged = Judged {
+            verdict: Verdict::Unsupported,
+            ..judged
+        };
+        assert_eq!(
+            answer_refusal(q, &[judged], &split, checks()),
+            Some(Refusal::Unsupported)
+        );
     }
 
     #[test]

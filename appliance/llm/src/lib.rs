@@ -20,6 +20,7 @@ pub mod qualifiers;
 pub mod template;
 pub mod terms;
 pub mod tokenizer;
+pub mod topic;
 pub mod updates;
 pub mod worker;
 
