@@ -110,11 +110,17 @@ pub(crate) fn content(s: &str) -> HashSet<String> {
             w.chars().any(|c| c.is_ascii_digit())
                 || (w.chars().count() >= 3 && !FILLER.contains(&w.as_str()))
         })
-        .map(|w| match w.strip_suffix('s') {
-            Some(stem) if stem.chars().count() >= 3 && !w.ends_with("ss") => stem.to_string(),
-            _ => w,
-        })
+        .map(|w| singular(&w))
         .collect()
+}
+
+/// `w` without a plural `s` where three characters or more remain and it does not end in
+/// "ss" ("jets" → "jet"; "bias", "loss" kept).
+pub(crate) fn singular(w: &str) -> String {
+    match w.strip_suffix('s') {
+        Some(stem) if stem.chars().count() >= 3 && !w.ends_with("ss") => stem.to_string(),
+        _ => w.to_string(),
+    }
 }
 
 /// Words (as [`content`] reads them) that point to where an answer would be without giving it:

@@ -43,10 +43,6 @@ fn words(text: &str) -> HashSet<String> {
             None => spelled.extend(c.to_lowercase()),
         }
     }
-    let singular = |w: &str| match w.strip_suffix('s') {
-        Some(stem) if stem.chars().count() >= 3 && !w.ends_with("ss") => stem.to_string(),
-        _ => w.to_string(),
-    };
     let mut out = HashSet::new();
     for chunk in spelled.split_whitespace() {
         let parts: Vec<&str> = chunk
@@ -54,9 +50,9 @@ fn words(text: &str) -> HashSet<String> {
             .filter(|p| !p.is_empty())
             .collect();
         if parts.len() > 1 {
-            out.insert(singular(&parts.concat()));
+            out.insert(focus::singular(&parts.concat()));
         }
-        out.extend(parts.into_iter().map(singular));
+        out.extend(parts.into_iter().map(focus::singular));
     }
     out
 }
