@@ -166,8 +166,43 @@ fn numbered(token: &str, text: &str) -> bool {
     })
 }
 
+/// The LHC's data-taking runs as notes date them when they never write the run's name:
+/// its centre-of-mass energies (as [`squash`]ed: "13.6 TeV" is "136tev") and its years.
+const RUNS: &[(&str, &[&str], &[&str])] = &[
+    ("run1", &["7tev", "8tev"], &["2010", "2011", "2012"]),
+    ("run2", &["13tev"], &["2015", "2016", "2017", "2018"]),
+    (
+        "run3",
+        &["136tev"],
+        &["2022", "2023", "2024", "2025", "2026"],
+    ),
+];
+
+/// Whether `token` names an LHC run ("Run3", "run2") that `squashed` (the passages,
+/// [`squash`]ed) and `lower` (the same, lower case) date by its energy or one of its years:
+/// a note on 2022–2024 data at 13.6 TeV is a Run 3 note without writing "Run 3"
+/// (realistic16 HIG-26-031-q02, refused as unmentioned).
+fn dated_run(token: &str, squashed: &str, lower: &str) -> bool {
+    let token = squash(token);
+    RUNS.iter().any(|&(run, energies, years)| {
+        token == run
+            && (energies.iter().any(|e| {
+                squashed.match_indices(e).any(|(i, _)| {
+                    // "13tev" is not the tail of "2413tev"; "136tev" is not "13tev".
+                    !squashed[..i].ends_with(|c: char| c.is_ascii_digit())
+                })
+            }) || years.iter().any(|y| {
+                lower.match_indices(y).any(|(i, _)| {
+                    let digit = |c: char| c.is_ascii_digit() || c == '.';
+                    !lower[..i].ends_with(digit) && !lower[i + y.len()..].starts_with(digit)
+                })
+            }))
+    })
+}
+
 /// The identifiers of `question` ([`identifier`]) that none of `passages` mentions
-/// ([`mentioned`]) or writes with a word before its number ([`numbered`]), in
+/// ([`mentioned`]), writes with a word before its number ([`numbered`]) or, for an LHC run,
+/// dates by its energy or years ([`dated_run`]), in
 /// question order, each once. Empty when the question names none, or all are mentioned.
 pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut names: Vec<&str> = Vec::new();
@@ -191,7 +226,9 @@ pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a st
     let lower = passages.join("\n").to_lowercase();
     names
         .into_iter()
-        .filter(|t| !mentioned(t, &squashed) && !numbered(t, &lower))
+        .filter(|t| {
+            !mentioned(t, &squashed) && !numbered(t, &lower) && !dated_run(t, &squashed, &lower)
+        })
         .map(str::to_string)
         .collect()
 }
@@ -302,6 +339,15 @@ mod tests {
             unmentioned("sin2 in ee?", ["a single 2-prong tau"]),
             ["sin2"]
         );
+        // A run the passages date by its energy or years (realistic16 HIG-26-031-q02), not
+        // by another run's.
+        let run3 = ["2022–2024 data at √s = 13.6 TeV, 170.3 fb⁻¹."];
+        assert!(unmentioned("ggf mu emu ww run3?", run3).is_empty());
+        assert!(unmentioned("Run3 lumi?", ["The 2023 data."]).is_empty());
+        assert_eq!(unmentioned("run2 lumi?", run3), ["run2"]);
+        assert_eq!(unmentioned("Run2 lumi?", ["Run 3 data, 2022."]), ["Run2"]);
+        assert_eq!(unmentioned("run1 lumi?", ["138 fb⁻¹ at 13 TeV"]), ["run1"]);
+        assert_eq!(unmentioned("run2 lumi?", ["12016 events"]), ["run2"]);
         // Named twice, reported once.
         assert_eq!(
             unmentioned("EvtGen or not EvtGen?", ["Pythia 8 decays the b hadrons."]),
