@@ -1,0 +1,243 @@
+//! Tests of the changes notes state and the answers restated with their new values.
+use super::*;
+use crate::grounding::Passage;
+
+fn nums(v: &[&str]) -> Value {
+    Value::Numbers(v.iter().map(|s| s.to_string()).collect())
+}
+
+#[test]
+fn changes_are_read_from_the_ways_notes_state_them() {
+    let pairs = |t: &str| -> Vec<(Value, Value)> {
+        changes(t).into_iter().map(|c| (c.old, c.new)).collect()
+    };
+    assert_eq!(
+        pairs("The VXD acceptance window is therefore widened from [-90, +150] ps to [-150, +250] ps."),
+        [(nums(&["90", "150"]), nums(&["150", "250"]))]
+    );
+    assert_eq!(
+        pairs("The pT threshold was raised from 3 GeV to 5 GeV in r21."),
+        [(nums(&["3"]), nums(&["5"]))]
+    );
+    assert_eq!(
+        pairs("Threshold region redefined: m(tt̄) < 380 GeV (previously < 400 GeV)."),
+        [(nums(&["400"]), nums(&["380"]))]
+    );
+    assert_eq!(
+        pairs("- Lower BDT edge: 0.90 → 0.92 (all categories)."),
+        [(nums(&["0.90"]), nums(&["0.92"]))]
+    );
+    assert_eq!(
+        pairs("The selection now uses GN2v01 at the 77% working point instead of DL1r."),
+        [(Value::Name("dl1r".into()), Value::Name("gn2v01".into()))]
+    );
+    // realistic5's hypernews thread and conveners' review.
+    assert_eq!(
+        pairs("The background fit now starts at m_jj = 0.72 TeV for both years (it was 0.65 TeV in AN v4)."),
+        [(nums(&["0.65"]), nums(&["0.72"]))]
+    );
+    assert_eq!(
+        pairs("With the revised model the expected precision becomes ±5.6% at 68% CL, compared with ±4.8% in v1.3."),
+        [(nums(&["4.8"]), nums(&["5.6"]))]
+    );
+    // Ranges, effects, decays and headings are no change.
+    for t in [
+        "Proper decay lengths from 0.1 mm to 1 m are probed.",
+        "Adding it moves the expected D from −0.470 to −0.493.",
+        "The density after timing rises from 270 to 390 hits/cm².",
+        "The decays B0s → μ+μ− are FCNC processes.",
+        "## Summary of numerical changes v3 → v4",
+        "The efficiency was measured from 20 GeV for electrons to 30 GeV for muons.",
+        "The data efficiency is 92%, compared with 88% in simulation.",
+        "It becomes flat above 40 GeV (the plateau), 35 GeV for electrons.",
+    ] {
+        assert_eq!(pairs(t), [], "{t}");
+    }
+}
+
+#[test]
+fn an_old_value_is_restated_from_the_passage_that_changed_it() {
+    let an = Passage::of_text(
+        "| Detector | Resolution | Acceptance window |\n|---|---|---|\n| VXD (barrel and disks) | 30 ps | [-90, +150] ps |",
+    );
+    let twiki = Passage::of_text(
+        "The VXD acceptance window is therefore widened from [-90, +150] ps to [-150, +250] ps (same rule).",
+    );
+    let question = "How early and how late can a pixel hit arrive, as of now?";
+    let text = "A hit may arrive as early as -90 ps and as late as +150 ps [1].";
+    let claim = "A hit may arrive as early as -90 ps and as late as +150 ps.";
+    let r = restate(question, text, claim, &[&an], &[&an, &twiki]).unwrap();
+    assert_eq!(
+        r.text,
+        "A hit may arrive as early as -150 ps and as late as +250 ps [1]."
+    );
+    assert_eq!(r.passage, 1);
+    // Asked about the earlier window, or giving both: as written.
+    assert_eq!(
+        restate(
+            "What was the window originally?",
+            text,
+            claim,
+            &[&an],
+            &[&an, &twiki]
+        ),
+        None
+    );
+    let both = "It was widened from [-90, +150] ps to [-150, +250] ps.";
+    assert_eq!(restate(question, both, both, &[&twiki], &[&twiki]), None);
+    // A value about something else that happens to be the old one: as written.
+    let other = Passage::of_text("Signal acceptance is largest for masses below 90 ps of flight.");
+    let c = "Acceptance is largest below 90 ps.";
+    assert_eq!(restate(question, c, c, &[&other], &[&other, &twiki]), None);
+}
+
+#[test]
+fn a_later_passage_changing_a_first_look_value_joins_the_first_look() {
+    let table = Passage::of_text(
+        "| Detector | Acceptance window |\n|---|---|\n| VXD (barrel and disks) | [-90, +150] ps |",
+    );
+    let other = Passage::of_text("Beam-induced background is mostly late.");
+    let range = Passage::of_text("Proper decay lengths from 0.1 mm to 1 m are probed.");
+    let log = Passage::of_text(
+        "The VXD acceptance window is therefore widened from [-90, +150] ps to [-150, +250] ps.",
+    );
+    let given = [table, other.clone(), range, log.clone()];
+    let (order, first) = bring_forward(&given, 2);
+    assert_eq!((order.as_slice(), first), ([0, 3, 1, 2].as_slice(), 3));
+    // Its own result is left as it is.
+    let again: Vec<Passage> = order.iter().map(|&i| given[i].clone()).collect();
+    assert_eq!(bring_forward(&again, first), (vec![0, 1, 2, 3], 3));
+    // Nothing in the first look gives the old value: as retrieved.
+    assert_eq!(bring_forward(&[other, log], 1), (vec![0, 1], 1));
+}
+
+#[test]
+fn a_value_a_later_passage_marks_as_new_replaces_the_old_one() {
+    // realistic16 BPH-26-023-q06: the note's result, and the thread giving the new one.
+    let an = Passage::of_text(
+        "Integrated over the fiducial region, R_c/u = (0.672 ± 0.021 (stat) ± 0.036 (syst))%. The result is compatible with the 7 and 13 TeV measurements.",
+    );
+    let hn = Passage::of_text(
+        "- The integrated ratio is now R_c/u = (0.663 ± 0.021 (stat) ± 0.031 (syst))%. This replaces the number in AN v2.",
+    );
+    let q = "current overall bc/bu production fraction";
+    let t = "The fraction is (0.672 ± 0.021 (stat) ± 0.036 (syst))% [1].";
+    let c = "The fraction is (0.672 ± 0.021 (stat) ± 0.036 (syst))%.";
+    let r = restate(q, t, c, &[&an], &[&an, &hn]).unwrap();
+    assert_eq!(
+        (r.text.as_str(), r.passage),
+        (
+            "The fraction is (0.663 ± 0.021 (stat) ± 0.031 (syst))% [1].",
+            1
+        )
+    );
+    // The central value alone.
+    let c1 = "The ratio is 0.672%.";
+    assert_eq!(
+        restate(q, c1, c1, &[&an], &[&an, &hn]).unwrap().text,
+        "The ratio is 0.663%."
+    );
+    // Not asked for the value as it is now, or asked for the old one: as written.
+    assert_eq!(restate("bc/bu fraction?", t, c, &[&an], &[&an, &hn]), None);
+    assert_eq!(
+        restate("bc/bu fraction before the fix?", t, c, &[&an], &[&an, &hn]),
+        None
+    );
+    assert!(!asks_latest("which charged-current dy generator?"));
+    assert!(!asks_latest("leakage current in l3?"));
+    assert!(asks_latest("current met cut?") && asks_latest("met cut these days?"));
+    // An uncertainty alone is no value to replace by position.
+    let e = "Its statistical uncertainty is 0.021 and the systematic 0.036%.";
+    assert_eq!(restate(q, e, e, &[&an], &[&an, &hn]), None);
+    // realistic15 TRK-26-010-q06: a table cell, and the e-log's new ratio.
+    let table = Passage::of_text(
+        "| Structure | Radius (cm) | Vertices | Data/sim |\n|---|---|---|---|\n| Pixel support tube | 21.7 | 1206 | 1.14 ± 0.05 |",
+    );
+    let elog = Passage::of_text(
+        "Only the range 20–23 cm is affected. New data/simulation ratio for the pixel support tube: 1.09 ± 0.05 (AN v1: 1.14 ± 0.05). All other structures move by less than 0.005.",
+    );
+    let t = "The ratio for the support tube is 1.14 ± 0.05 [1].";
+    let r = restate(
+        "obs/sim for the pix support cylinder, latest?",
+        t,
+        t,
+        &[&table],
+        &[&table, &elog],
+    );
+    assert_eq!(
+        r.unwrap().text,
+        "The ratio for the support tube is 1.09 ± 0.05 [1]."
+    );
+    // realistic15 SMP-26-029-q06: one topic word shared, the old value written beside.
+    let an = Passage::of_text("The MATRIX prediction is 16.7 pb (+0.7/−0.6).");
+    let rev = Passage::of_text(
+        "The updated prediction is 16.2 pb (+0.7/−0.6), to be compared with 16.7 pb (+0.7/−0.6) quoted in the note.",
+    );
+    let t = "The SM prediction is 16.7 pb [1].";
+    let r = restate(
+        "SM pred for total σ(ZZ) — latest?",
+        t,
+        t,
+        &[&an],
+        &[&an, &rev],
+    );
+    assert_eq!(r.unwrap().text, "The SM prediction is 16.2 pb [1].");
+    // The e-log alone, cited: the old value after the new one, an entry number beside it.
+    let entry = Passage::of_text(
+        "**Entry 4 — Tuesday, 18:45 — fix and rerun**\n\nFixed the mass hypothesis and reran the ratio for all structures. New data/simulation ratio for the pixel support tube: 1.09 ± 0.05 (AN v1: 1.14 ± 0.05).",
+    );
+    let t =
+        "The latest ratio for the pixel support cylinder is 1.14 ± 0.05, as shown in Entry 4 [1].";
+    let r = restate(
+        "obs/sim for the pix support cylinder, latest?",
+        t,
+        t,
+        &[&entry],
+        &[&entry],
+    );
+    assert_eq!(
+        r.unwrap().text,
+        "The latest ratio for the pixel support cylinder is 1.09 ± 0.05, as shown in Entry 4 [1]."
+    );
+    // realistic13 TOP-26-021-q06: a year after the value, fewer new numbers than claimed.
+    let an = Passage::of_text(
+        "- e→γ misID: Z → ee tag-and-probe. Data/MC SF: 1.31 ± 0.09 (2022), 1.44 ± 0.11 (2023); applied to all MC misID contributions.",
+    );
+    let arc = Passage::of_text(
+        "We switched to the CMSShape model and refit. The 2023 data/MC SF is now 1.38 ± 0.10. The 2022 value does not change.",
+    );
+    let t = "The newest misID SF for the '23 data is 1.44 ± 0.11 (2023) [2].";
+    let r = restate(
+        "newest ele→γ misID SF for the '23 data?",
+        t,
+        t,
+        &[&an],
+        &[&arc, &an],
+    );
+    assert_eq!(
+        (r.unwrap().text.as_str()),
+        "The newest misID SF for the '23 data is 1.38 ± 0.10 (2023) [2]."
+    );
+    // A new value of something else: as written.
+    let other = Passage::of_text("The new trigger threshold for the muon leg is 24 GeV.");
+    assert_eq!(
+        restate(
+            "SM pred for total σ(ZZ) — latest?",
+            t,
+            t,
+            &[&an],
+            &[&an, &other]
+        ),
+        None
+    );
+}
+
+#[test]
+fn an_old_name_is_restated_with_the_passage_spelling() {
+    let p = Passage::of_text(
+        "Flavour tagging: the selection now uses GN2v01 at the 77% working point instead of DL1r.",
+    );
+    let s = "We rely on DL1r at the 77% working point [1].";
+    let r = restate("Which b-tagger do we use?", s, s, &[&p], &[&p]).unwrap();
+    assert_eq!(r.text, "We rely on GN2v01 at the 77% working point [1].");
+}
