@@ -410,6 +410,19 @@ const QUANTITY_NOUNS: &[&str] = &[
     "current",
     "angle",
     "la",
+    // Cross sections, ratios, fractions, yields, signal strengths and bounds as physicists type
+    // them (not "uncertainty": "the leading systematic uncertainty" is a name) (realistic16 HIN-26-021-q08 "coherent psi(2S) xsec per neutron
+    // class?" and HIG-26-031-q07 "ggf mu from 2024 data alone", answered with prose).
+    "xsec",
+    "x-sec",
+    "ratio",
+    "fraction",
+    "yield",
+    "purity",
+    "contamination",
+    "bound",
+    "mu",
+    "μ",
 ];
 
 /// Words after which the noun phrase a "what" question asks about ends (verbs of coming out
@@ -484,8 +497,9 @@ const OPENERS: &[&str] = &[
 /// about is a quantity noun: "what is the expected significance of …", "what mistag rate does
 /// … have".
 fn asks_for_quantity_noun(q: &str) -> bool {
-    // A remark in parentheses ("(the legacy paper)") is not part of the phrase.
-    let q = q.split('(').next().unwrap_or_default();
+    // A remark in parentheses ("(the legacy paper)") is not part of the phrase; a state's
+    // label ("psi(2S)") is.
+    let q = q.split(" (").next().unwrap_or_default();
     let words: Vec<&str> = q
         .split(|c: char| c.is_whitespace() || c == '?' || c == ',')
         .filter(|w| !w.is_empty())
@@ -694,6 +708,10 @@ mod tests {
             "L1 inner LA right after the LS2 replacement (start 2022)?",
             "leakage current per module in L3 end of '24?",
             "what is the Lorentz angle in layer 1?",
+            // realistic16 HIN-26-021-q08, HIG-26-031-q07: a state's label is part of the
+            // phrase; a signal strength typed "mu".
+            "coherent psi(2S) xsec per neutron class",
+            "ggf mu from 2024 data alone",
         ] {
             assert!(asks_for_number(q), "{q}");
         }
@@ -716,6 +734,8 @@ mod tests {
             "Which limit do we quote?",
             "What is the current status of the review?",
             "What is the right binning just after the fix?",
+            "why only opposite flavour e mu, no ee/mm channels",
+            "which mu trigger do we take the events from?",
         ] {
             assert!(!asks_for_number(q), "{q}");
         }
