@@ -101,6 +101,14 @@ impl Value {
         }
     }
 
+    /// Its numbers (none for a name).
+    fn numbers(&self) -> &[String] {
+        match self {
+            Value::Numbers(ns) => ns,
+            Value::Name(_) => &[],
+        }
+    }
+
     /// Its values: the numbers, or the name.
     fn items(&self) -> &[String] {
         match self {
@@ -559,11 +567,8 @@ fn asks_latest(q: &str) -> bool {
 /// The numbers written in `t`, in order (those of an interval one by one).
 fn numbers_in(t: &str) -> Vec<String> {
     scan(t)
-        .into_iter()
-        .flat_map(|f| match f.value {
-            Value::Numbers(ns) => ns,
-            Value::Name(_) => Vec::new(),
-        })
+        .iter()
+        .flat_map(|f| f.value.numbers().to_vec())
         .collect()
 }
 
@@ -593,34 +598,19 @@ fn leads_to(marker: &str, rest: &str) -> Option<usize> {
     ((gap.is_empty() && marker == "now") || (introduced && words <= 8)).then_some(start)
 }
 
-/// Words of a subject that name nothing ("the ratio is now", "our value was").
-const FILLER: &[&str] = &[
-    "the", "a", "an", "is", "are", "was", "were", "be", "of", "for", "in", "to", "and", "our",
-    "we", "it", "this", "that", "value", "values", "number", "result",
-];
-
-/// Whether the words of `subject` (what a segment names before a word of [`NEW`]: "the 2023
-/// data/MC SF is"), two or more besides [`FILLER`], are all words of segment `s`.
+/// Whether the content words of `subject` ([`focus::content`]: what a segment names before a
+/// word of [`NEW`], "the 2023 data/MC SF is"), two or more, are all content words of segment
+/// `s`.
 fn subject_in(subject: &str, s: &str) -> bool {
-    let words = |t: &str| -> Vec<String> {
-        t.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty() && !FILLER.contains(w))
-            .map(str::to_string)
-            .collect()
-    };
-    let named = words(subject);
-    let of_s = words(s);
-    named.len() >= 2 && named.iter().all(|w| of_s.contains(w))
+    let named = focus::content(subject);
+    named.len() >= 2 && named.is_subset(&focus::content(s))
 }
 
 /// Where in `t` the value holding its `i`-th number ([`numbers_in`]) starts.
 fn value_start(t: &str, i: usize) -> Option<usize> {
     let mut seen = 0;
     for f in scan(t) {
-        let count = match &f.value {
-            Value::Numbers(ns) => ns.len(),
-            Value::Name(_) => 0,
-        };
+        let count = f.value.numbers().len();
         if i < seen + count {
             return Some(f.start);
         }
@@ -633,11 +623,12 @@ fn value_start(t: &str, i: usize) -> Option<usize> {
 /// and the value a segment of `shown` marks as its replacement: the claim restated with it.
 /// The old value is the run of the claim's numbers a segment writes from the claim's first
 /// one, opened by "=", ":", a table's `|`, a list's "," or ";" or a word ("R = (0.672 ±
-/// 0.021 ± 0.036)%", "| 1.14 ± 0.05 |", "1.31 (2022), 1.44 (2023)"); the new one as many numbers after a word of [`NEW`] (the old run cut
-/// to their count), each taking the place of the old number in the same position. The marking
-/// segment must be about the same thing ([`same_topic`], or all it names before the word of
-/// [`NEW`] is named by the old value's segment: [`subject_in`]) or write the old value after
-/// the new one ("16.2 pb, to be compared with 16.7 pb", "1.09 ± 0.05 (AN v1: 1.14 ± 0.05)"). For
+/// 0.021 ± 0.036)%", "| 1.14 ± 0.05 |", "1.31 (2022), 1.44 (2023)"); the new one is as many
+/// numbers from where a word of [`NEW`] leads ([`leads_to`]; the old run cut to their count),
+/// each taking the place of the old number in the same position. The marking segment must be
+/// about the same thing ([`same_topic`], or all it names before the word of [`NEW`] is named
+/// by the old value's segment: [`subject_in`]) or write the old value after the new one
+/// ("16.2 pb, to be compared with 16.7 pb", "1.09 ± 0.05 (AN v1: 1.14 ± 0.05)"). For
 /// questions asking for the value as it is now ([`LATEST`]): a later note, e-log entry or
 /// review answer giving "the ratio is now 0.663" outdates the analysis note's 0.672 without
 /// saying "from 0.672 to 0.663" (realistic16 BPH-26-023-q06, realistic15 TRK-26-010-q06 and
