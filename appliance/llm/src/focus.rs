@@ -411,8 +411,9 @@ const QUANTITY_NOUNS: &[&str] = &[
     "angle",
     "la",
     // Cross sections, ratios, fractions, yields, signal strengths and bounds as physicists type
-    // them (not "uncertainty": "the leading systematic uncertainty" is a name) (realistic16 HIN-26-021-q08 "coherent psi(2S) xsec per neutron
-    // class?" and HIG-26-031-q07 "ggf mu from 2024 data alone", answered with prose).
+    // them (realistic16 HIN-26-021-q08 "coherent psi(2S) xsec per neutron class?" and
+    // HIG-26-031-q07 "ggf mu from 2024 data alone", answered with prose); not "uncertainty":
+    // "the leading systematic uncertainty" is a name.
     "xsec",
     "x-sec",
     "ratio",
