@@ -656,12 +656,11 @@ fn answer_refusal(
         .filter(|(s, _)| s.kept() && !s.cites.is_empty())
         .collect();
     if kept.is_empty() {
+        // What the judge supported spoke of something else, or nothing stated more than the
+        // question: no answer to it (an unsupported sentence beside an off-subject one too).
+        let off_topic = sentences.iter().any(|s| s.verdict == Verdict::OffTopic);
         return Some(
-            if split
-                .iter()
-                .zip(sentences)
-                .all(|(c, s)| s.verdict == Verdict::OffTopic || focus::restates(question, &c.claim))
-            {
+            if off_topic || split.iter().all(|c| focus::restates(question, &c.claim)) {
                 Refusal::Unanswered
             } else {
                 Refusal::Unsupported
@@ -747,12 +746,27 @@ mod tests {
             answer_refusal(q, std::slice::from_ref(&judged), &split, checks()),
             Some(Refusal::Unanswered)
         );
+        // Beside an unsupported sentence, still no answer to the question.
+        let two = grounding::sentences(
+            "The soft-drop mass window is 105–210 GeV. The asymmetry is 0.7% in data.",
+        );
+        let unsupported = Judged {
+            text: two[1].text.clone(),
+            support: Some(-1.0),
+            verdict: Verdict::Unsupported,
+            ..judged.clone()
+        };
+        assert_eq!(
+            answer_refusal(q, &[judged.clone(), unsupported.clone()], &two, checks()),
+            Some(Refusal::Unanswered)
+        );
+        // Unsupported alone: unsupported.
         let judged = Judged {
             verdict: Verdict::Unsupported,
             ..judged
         };
         assert_eq!(
-            answer_refusal(q, &[judged], &split, checks()),
+            answer_refusal(q, &[judged, unsupported], &two, checks()),
             Some(Refusal::Unsupported)
         );
     }
