@@ -203,13 +203,11 @@ The W+jets normalisation from the sideband without b-tagged jets is 1.12 ± 0.05
     #[test]
     fn a_question_naming_no_subject_is_not_judged() {
         assert!(!off_topic("what is the latest value?", "It is 3.", &[NOTE]));
+        // "2024" has no letter, "2nd" is an ordinal, "many" and "alone" are request words.
+        let want: HashSet<String> = ["evt", "bin", "data"].map(String::from).into();
         assert_eq!(
             subject("how many evts in the 2nd bin, 2024 data alone?"),
-            ["evt", "bin", "2024", "data"]
-                .iter()
-                .filter(|w| w.chars().any(char::is_alphabetic))
-                .map(|w| w.to_string())
-                .collect()
+            want
         );
     }
 }
