@@ -1,10 +1,11 @@
 //! Conditions a value is stated under, beside its qualifier words: a year ("the 2023
 //! calibration"), a bin ("0–90 %"), a label of a family ("ME2–ME4", "HLT_IsoMu27") and a point
-//! with a unit ("at pT = 30 GeV"). A value the cited segments write only under another
+//! with a unit ("at pT = 30 GeV"), a number of jets, b tags or leptons ("the 2-jet SR",
+//! [`crate::multiplicity`]). A value the cited segments write only under another
 //! condition than the question names does not answer it ([`crate::qualifiers`]). Questions
 //! and segments here are phrase texts ([`crate::focus::phrase_text`]).
 
-use crate::{focus, grounding, kinds};
+use crate::{focus, grounding, kinds, multiplicity};
 
 /// Whether every segment of `writing` (the segments of the cited passages writing all the
 /// numbers `asserted`, [`crate::focus::phrase_text`]) states its value under another year, bin,
@@ -14,6 +15,7 @@ pub(crate) fn other(question: &str, asserted: &[String], writing: &[String]) -> 
         || other_bin(question, writing)
         || other_label(question, writing)
         || other_condition(question, asserted, writing)
+        || multiplicity::other(question, writing)
 }
 
 /// Whether the question (phrase text) names one label of a family (letters, then a
@@ -314,7 +316,9 @@ fn numbers_at(text: &str) -> Vec<(usize, usize)> {
 /// number there may be the one the notes contradict). A year is written where a passage names
 /// it, also inside a range ("2022-2024"); an energy also in the unit a thousand times larger or
 /// smaller ("5 TeV" for "5000 GeV"); a small whole number also as its word
-/// ([`focus::number_word`]). In question order, each once.
+/// ([`focus::number_word`]). Then the categories by number of jets, b tags or leptons the
+/// passages do not mention ([`multiplicity::unwritten`]: "the 2-jet SR"). In question order,
+/// each once.
 pub(crate) fn unwritten(question: &str, passages: &[&str]) -> Vec<String> {
     if focus::is_closed(question) {
         return Vec::new();
@@ -370,6 +374,7 @@ pub(crate) fn unwritten(question: &str, passages: &[&str]) -> Vec<String> {
             out.push(digits.to_string());
         }
     }
+    out.extend(multiplicity::unwritten(&q, &text));
     out
 }
 
@@ -529,13 +534,18 @@ mod tests {
             "HLT_Ele30 leg eff for 3p decays?",
             "expected 95% CL upper limit on mu?",
             "expected 95% C.L. upper limit on mu?",
-            "fid xsec with exactly 3 b jets, top 5 systs?",
+            "fid xsec for 3 top systs?",
             "is the cut at 30 GeV?",
             "tau for SMP-26-007?",
         ] {
             assert!(unwritten(q, &[none]).is_empty(), "{q}");
         }
         assert_eq!(unwritten("eff at 30 GeV, beta=2?", &[none]), ["30", "2"]);
+        // A category by its number of b jets is read ([`multiplicity`]; realistic11
+        // TOP-26-009-q09), and mentioned by a category holding it.
+        let q = "fid xsec with exactly 3 b jets, top 5 systs?";
+        assert_eq!(unwritten(q, &[none]), ["3 b jets"]);
+        assert!(unwritten(q, &["events with at least three b-tagged jets"]).is_empty());
         // realistic11 EGM-26-007-q10: a range of tower numbers.
         assert_eq!(
             unwritten("respcorr for |ieta| 13-15?", &[none]),

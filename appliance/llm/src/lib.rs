@@ -15,6 +15,7 @@ pub mod grounding;
 pub mod kinds;
 pub mod locate;
 pub mod model;
+mod multiplicity;
 pub mod plan;
 pub mod qualifiers;
 pub mod template;

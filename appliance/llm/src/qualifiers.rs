@@ -55,6 +55,30 @@ const GROUPS: &[&[&[&str]]] = &[
         &["xxt", "xxtight"],
     ],
     &[&["barrel"], &["endcap", "endcaps", "end-cap", "end-caps"]],
+    // Higgs boson production modes ("μ_VBF = 0.91" is not the ggF signal strength).
+    &[
+        &[
+            "ggf",
+            "ggh",
+            "gluon fusion",
+            "gluon-fusion",
+            "gluon-gluon fusion",
+        ],
+        &[
+            "vbf",
+            "qqh",
+            "vector boson fusion",
+            "vector-boson fusion",
+            "vector-boson-fusion",
+        ],
+        &[
+            "vh",
+            "wh",
+            "zh",
+            "associated production with a vector boson",
+        ],
+        &["tth", "tt̄h"],
+    ],
 ];
 
 /// Groups like [`GROUPS`] whose other members a sentence also names as its means, not as what
@@ -647,6 +671,41 @@ mod tests {
             "Where does the signal region start?",
             "At 400 GeV.",
             &[&cr]
+        ));
+    }
+
+    #[test]
+    fn a_production_mode_is_a_qualifier() {
+        // realistic16 HIG-26-031-q07: the VBF signal strength given for the ggF one.
+        let p = passage(
+            "The updated fit gives μ_VBF = 0.91 +0.29/−0.27; this supersedes the value of 0.87 \
+             quoted in version 3 of the note. The ggH signal strength is unchanged.",
+        );
+        let claim = "The updated fit gives μ_VBF = 0.91 +0.29/−0.27.";
+        assert!(other_qualifier("ggf mu from 2024 data alone", claim, &[&p]));
+        assert!(other_qualifier(
+            "gluon-fusion signal strength?",
+            "It is 0.91 +0.29/−0.27.",
+            &[&p]
+        ));
+        // qqH is the VBF mode.
+        assert!(!other_qualifier("qqh mu hww latest value", claim, &[&p]));
+        assert!(!other_qualifier("vbf mu?", claim, &[&p]));
+    }
+
+    #[test]
+    fn a_category_by_its_number_of_jets_is_a_condition() {
+        // realistic16 SUS-26-029-q08: the 0j-1 region's yield for "the 2-jet SR".
+        let p = passage(
+            "| SR | mT2 [GeV] | Total pred. | Observed |\n|---|---|---|---|\n\
+             | 0j-1 | 100–140 | 617 ± 31 | 602 |\n| 1j-1 | 100–140 | 240 ± 15 | 233 |",
+        );
+        let claim = "The observed yield is 602 events.";
+        assert!(other_qualifier("observed yield in 2-jet sr", claim, &[&p]));
+        assert!(!other_qualifier(
+            "observed yield in the 0j sr, first bin",
+            claim,
+            &[&p]
         ));
     }
 
