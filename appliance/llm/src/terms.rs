@@ -85,6 +85,12 @@ fn identifier(token: &str) -> bool {
         return false;
     }
     let b = token.as_bytes();
+    // A decoration typed as a subscript names the symbol it decorates ("mu_hat" for μ̂).
+    if let Some((base, mark)) = token.rsplit_once('_') {
+        if DECORATIONS.contains(&mark.to_ascii_lowercase().as_str()) {
+            return identifier(base);
+        }
+    }
     if token.contains('_') {
         let base = token.split('_').next().unwrap_or_default();
         return !VARIABLE_BASES.contains(&base);
@@ -106,6 +112,9 @@ fn identifier(token: &str) -> bool {
         });
     camel && token.len() >= 5 && !VARIABLE_PREFIXES.iter().any(|p| token.starts_with(p))
 }
+
+/// Decorations of a symbol typed as its subscript ("mu_hat", "t_bar").
+const DECORATIONS: &[&str] = &["hat", "bar", "tilde", "prime", "star"];
 
 /// Whether `token` is a factor a value is quoted in, typed in ASCII: `x`, digits and an
 /// exponent's `e` ("x1e" of "(x1e-4)", realistic13 HIG-26-022-q02), or `x10` (of "x10^-3").
@@ -166,6 +175,17 @@ fn numbered(token: &str, text: &str) -> bool {
     })
 }
 
+/// Whether `token` names anti-kT jets by their radius ("AK4", "AK8": R = 0.4, 0.8) that
+/// `squashed` (the passages, [`squash`]ed) describe in words: "clustered with the anti-kT
+/// algorithm with R = 0.4" (realistic12 SUS-26-017-q04, refused as unmentioned).
+fn anti_kt(token: &str, squashed: &str) -> bool {
+    let token = token.to_ascii_lowercase();
+    let Some(tenths) = token.strip_prefix("ak").and_then(|n| n.parse::<u32>().ok()) else {
+        return false;
+    };
+    squashed.contains("antikt") && squashed.contains(&format!("r{tenths:02}"))
+}
+
 /// The LHC's data-taking runs as notes date them when they never write the run's name:
 /// its centre-of-mass energies (as [`squash`]ed: "13.6 TeV" is "136tev") and its years.
 const RUNS: &[(&str, &[&str], &[&str])] = &[
@@ -201,8 +221,9 @@ fn dated_run(token: &str, squashed: &str, lower: &str) -> bool {
 }
 
 /// The identifiers of `question` ([`identifier`]) that none of `passages` mentions
-/// ([`mentioned`]), writes with a word before its number ([`numbered`]) or, for an LHC run,
-/// dates by its energy or years ([`dated_run`]), in
+/// ([`mentioned`]), writes with a word before its number ([`numbered`]), for an LHC run,
+/// dates by its energy or years ([`dated_run`]), or for anti-kT jets describes by their radius
+/// ([`anti_kt`]); a plural of a numbered name ("AK8s") as its singular; in
 /// question order, each once. Empty when the question names none, or all are mentioned.
 pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut names: Vec<&str> = Vec::new();
@@ -227,7 +248,16 @@ pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a st
     names
         .into_iter()
         .filter(|t| {
-            !mentioned(t, &squashed) && !numbered(t, &lower) && !dated_run(t, &squashed, &lower)
+            // A plural of a numbered name ("AK8s", "D0s") names what its singular does.
+            let singular = t
+                .strip_suffix('s')
+                .filter(|s| s.ends_with(|c: char| c.is_ascii_digit()));
+            !std::iter::once(*t).chain(singular).any(|t| {
+                mentioned(t, &squashed)
+                    || numbered(t, &lower)
+                    || dated_run(t, &squashed, &lower)
+                    || anti_kt(t, &squashed)
+            })
         })
         .map(str::to_string)
         .collect()
@@ -284,6 +314,19 @@ mod tests {
             unmentioned("photon+jet response?", ["Z+jets events."]),
             ["photon+jet"]
         );
+    }
+
+    #[test]
+    fn plurals_decorations_and_jet_radii_are_read_as_notes_write_them() {
+        // realistic12 B2G-26-009-q04 and SUS-26-017-q04, realistic8 HIG-26-007-q01.
+        let ak = "Large-radius jets (AK8) are tagged with GloParT.";
+        assert!(unmentioned("which NN tags the AK8s?", [ak]).is_empty());
+        let radius = "Jets are clustered with the anti-kT algorithm with R = 0.4.";
+        assert!(unmentioned("AK4 heavy-flavour discriminant?", [radius]).is_empty());
+        assert_eq!(unmentioned("AK8 mass window?", [radius]), ["AK8"]);
+        let mu = "The fit gives a signal strength of μ = 1.55 ± 0.61.";
+        assert!(unmentioned("what mu_hat came out post-unblinding?", [mu]).is_empty());
+        assert_eq!(unmentioned("what C_rn_hat came out?", [mu]), ["C_rn_hat"]);
     }
 
     #[test]
