@@ -131,13 +131,47 @@ fn factor(token: &str) -> bool {
 
 /// Whether `squashed` (the passages, [`squash`]ed) mentions identifier `token`: it writes the
 /// whole, or, for a name with underscores, one of its parts that is an identifier itself (the
-/// IsoMu24 of HLT_IsoMu24: notes drop the prefix).
+/// IsoMu24 of HLT_IsoMu24: notes drop the prefix), or, for particles joined by `+`, their
+/// symbols ([`particles`]).
 fn mentioned(token: &str, squashed: &str) -> bool {
     squashed.contains(&squash(token))
         || (token.contains('_')
             && token
                 .split('_')
                 .any(|p| identifier(p) && squashed.contains(&squash(p))))
+        || particles(token).is_some_and(|p| squashed.contains(&p))
+}
+
+/// Leptons and the photon as a question types them, each with its symbol as [`squash`]ed
+/// ("ele" is e, "tau_h" is τh).
+const PARTICLES: &[(&[&str], &str)] = &[
+    (&["e", "el", "ele", "electron"], "e"),
+    (&["mu", "muon"], "mu"),
+    (&["tau", "tauh", "tau_h"], "tau"),
+    (&["gamma", "photon"], "gamma"),
+];
+
+/// A final state of particles joined by `+` ("mu+tau_h", "ele+photon") as notes write it, by
+/// symbols without the sign ("μτh", "m(eγ)"), [`squash`]ed ("mutauh", "egamma"); `None`
+/// when a part is no particle ("e+jets" is a process notes name so).
+fn particles(token: &str) -> Option<String> {
+    if !token.contains('+') {
+        return None;
+    }
+    token
+        .split('+')
+        .map(|part| {
+            let part = part.to_ascii_lowercase();
+            PARTICLES
+                .iter()
+                .find(|(names, _)| names.contains(&part.as_str()))
+                // τh keeps its h: "tau_h" is "tauh".
+                .map(|&(_, symbol)| match part.as_str() {
+                    "tauh" | "tau_h" => "tauh",
+                    _ => symbol,
+                })
+        })
+        .collect()
 }
 
 /// The most letters the passages may write between a name and its number ("layer" of "BPix
@@ -318,7 +352,7 @@ mod tests {
 
     #[test]
     fn plurals_decorations_and_jet_radii_are_read_as_notes_write_them() {
-        // realistic12 B2G-26-009-q04 and SUS-26-017-q04, realistic8 HIG-26-007-q01.
+        // realistic10 B2G-26-009-q04, realistic12 SUS-26-017-q04, realistic8 HIG-26-007-q01.
         let ak = "Large-radius jets (AK8) are tagged with GloParT.";
         assert!(unmentioned("which NN tags the AK8s?", [ak]).is_empty());
         let radius = "Jets are clustered with the anti-kT algorithm with R = 0.4.";
@@ -327,6 +361,15 @@ mod tests {
         let mu = "The fit gives a signal strength of μ = 1.55 ± 0.61.";
         assert!(unmentioned("what mu_hat came out post-unblinding?", [mu]).is_empty());
         assert_eq!(unmentioned("what C_rn_hat came out?", [mu]), ["C_rn_hat"]);
+        // Particles joined by "+", as symbols (realistic11 EXO-26-011-q01, realistic13
+        // TOP-26-021-q05); a process is not ("e+jets", realistic5 top-mass-ljets-q07).
+        let fs = "In the μτh channel the Z peak in m(eγ) is vetoed; μ+jets events only.";
+        assert!(unmentioned("pred. bkg in mu+tau_h?", [fs]).is_empty());
+        assert!(unmentioned("why cut around the Z in the ele+photon mass?", [fs]).is_empty());
+        assert_eq!(
+            unmentioned("ideogram mt for e+jets only?", [fs]),
+            ["e+jets"]
+        );
     }
 
     #[test]
