@@ -368,8 +368,19 @@ pub(crate) fn unwritten(question: &str, passages: &[&str]) -> Vec<String> {
             spellings
                 .extend([v * 1000.0, v / 1000.0].map(|x| format!("{}", (x * 1e6).round() / 1e6)));
         }
-        let written = spellings.iter().any(|n| grounding::has_number(&text, n))
-            || word.is_some_and(|w| focus::has_phrase(&text, w));
+        // A whole number also with a zero decimal ("5.0" in a column in TeV for "5000 GeV").
+        let decimals: Vec<String> = spellings
+            .iter()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            .map(|n| format!("{n}.0"))
+            .collect();
+        let written = spellings
+            .iter()
+            .chain(&decimals)
+            .any(|n| grounding::has_number(&text, n))
+            || word.is_some_and(|w| focus::has_phrase(&text, w))
+            // A zero mass: "m(LSP)=0" for "a massless neutralino".
+            || (digits == "0" && text.contains("massless"));
         if !written && !out.iter().any(|o| o == digits) {
             out.push(digits.to_string());
         }
@@ -526,6 +537,17 @@ mod tests {
         assert!(unwritten("eff for 3<|eta|<5?", &["from three to 5 in |eta|"]).is_empty());
         assert!(unwritten("limit for a 5000 GeV W'?", &["excluded up to 5 TeV"]).is_empty());
         assert!(unwritten("limit for a 1.5 TeV W'?", &["at 1500 GeV"]).is_empty());
+        // A whole number with a zero decimal, a zero mass in words, a band's level
+        // (realistic10 B2G-26-009-q02, realistic11 EXO-26-011-q02, realistic4 sus-stop-0l-q06).
+        let band = "| mass (TeV) | expected | ±1σ band |\n| 5.0 | 0.42 | 0.29–0.63 |";
+        assert!(unwritten("1-sigma spread for a 5000 GeV resonance?", &[band]).is_empty());
+        assert!(unwritten("68% band of the exp. UL at m=5 TeV?", &[band]).is_empty());
+        let t2tt = "The T2tt limit for a massless neutralino is 1290 GeV.";
+        assert!(unwritten("T2tt limit on m(stop) at m(LSP)=0?", &[t2tt]).is_empty());
+        assert_eq!(
+            unwritten("T2tt limit at m(LSP)=0?", &["at 1290 GeV"]),
+            ["0"]
+        );
         // Not read: numbers in words, adjectives, ids, CL, small counts, closed questions.
         let none = "Nothing numeric here.";
         for q in [

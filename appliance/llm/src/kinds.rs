@@ -555,14 +555,17 @@ fn uncertainty_unit(after: &str) -> Option<Kind> {
     }
 }
 
-/// Whether `after` (the text after a percentage, lower case) opens with "CL", "C.L." or
-/// "confidence": the percentage is a confidence level.
+/// Whether `after` (the text after a percentage, lower case) opens with "CL", "C.L.",
+/// "confidence", "band" or "interval": the percentage is a confidence level ("the 68% band of
+/// the expected limit").
 pub(crate) fn names_a_level(after: &str) -> bool {
     let rest = after.trim_start();
-    let cl = ["cl", "c.l"].iter().any(|l| {
-        rest.strip_prefix(l)
-            .is_some_and(|r| !r.starts_with(char::is_alphanumeric))
-    });
+    let cl = ["cl", "c.l", "band", "bands", "interval", "intervals"]
+        .iter()
+        .any(|l| {
+            rest.strip_prefix(l)
+                .is_some_and(|r| !r.starts_with(char::is_alphanumeric))
+        });
     cl || rest.starts_with("confidence")
 }
 
