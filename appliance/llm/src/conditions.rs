@@ -29,10 +29,17 @@ pub(crate) fn other_label(question: &str, writing: &[String]) -> bool {
             && writing.iter().all(|s| {
                 let named: Vec<(String, String)> =
                     labels(s).into_iter().filter(|(f, _)| f == family).collect();
-                !named.is_empty() && !named.iter().any(|(_, l)| l == label)
+                // "re1/3" (station RE1, ring 3) is a label of station "re1" too.
+                !named.is_empty()
+                    && !named
+                        .iter()
+                        .any(|(_, l)| l == label || l.split('/').next() == Some(label.as_str()))
             })
     })
 }
+
+/// Functions written before a power ("sin2θ" is sin²θ), not labels of a family.
+const FUNCTIONS: &[&str] = &["sin", "cos", "tan", "cot", "log", "ln", "exp"];
 
 /// The widest range of labels read as the labels inside it ("me2-me4"); a wider one is two
 /// labels.
@@ -64,9 +71,11 @@ fn labels(text: &str) -> Vec<(String, String)> {
     let mut last: Option<(usize, String, u32)> = None;
     for (at, word) in words {
         let digit = word.find(|c: char| c.is_ascii_digit());
-        let Some(d) =
-            digit.filter(|&d| d > 0 && word[..d].chars().all(|c| c.is_alphabetic() || c == '_'))
-        else {
+        let Some(d) = digit.filter(|&d| {
+            d > 0
+                && word[..d].chars().all(|c| c.is_alphabetic() || c == '_')
+                && !FUNCTIONS.contains(&&word[..d])
+        }) else {
             // "me2-4": a bare number after a label ends a range.
             if let (Some((end, family, from)), Ok(to)) = (&last, word.parse::<u32>()) {
                 if text[*end..at].trim() == "-" && *from < to && to - from <= RANGE_SPAN {

@@ -15,6 +15,7 @@ const EXPECTED: &[&str] = &[
     "a-priori",
     "predicted",
     "prediction",
+    "pred",
     "sensitivity",
 ];
 
@@ -37,7 +38,16 @@ const GROUPS: &[&[&[&str]]] = &[
     // Quarkonium states: "Υ(2S)", "ψ(2S)", "the 3S".
     &[&["1s"], &["2s"], &["3s"]],
     &[
-        &["electron", "electrons", "dielectron", "ee", "e+e-"],
+        // "eHF": an electron in the forward calorimeter.
+        &[
+            "electron",
+            "electrons",
+            "dielectron",
+            "ee",
+            "e+e-",
+            "ehf",
+            "e+hf",
+        ],
         &["muon", "muons", "dimuon", "μ", "μμ", "mu", "mumu"],
         &["eμ", "emu", "e-mu", "μe", "mue"],
     ],
@@ -116,9 +126,54 @@ const MEANS_GROUPS: &[&[&[&str]]] = &[
     ],
 ];
 
-/// Whether `text` ([`focus::phrase_text`]) names a member with these spellings.
+/// Whether `text` ([`focus::phrase_text`]) names a member with these spellings; a muon also
+/// as "μ" before a digit (the "μ3p" channel of a muon and three prongs), the calorimeter's
+/// barrel and endcap also by their |η| edges ([`eta_region`]: a column "0.8-1.4442").
 fn names(text: &str, member: &[&str]) -> bool {
     member.iter().any(|p| focus::has_phrase(text, p))
+        || (member.contains(&"μ")
+            && text.match_indices('μ').any(|(i, _)| {
+                !text[..i].ends_with(char::is_alphanumeric)
+                    && text[i + 'μ'.len_utf8()..].starts_with(|c: char| c.is_ascii_digit())
+            }))
+        || (member.contains(&"barrel") && eta_region(text, true))
+        || (member.contains(&"endcap") && eta_region(text, false))
+}
+
+/// Upper |η| edges of the ECAL barrel (electrons and photons: 1.4442, 1.479).
+const BARREL_ENDS: &[&str] = &["1.4442", "1.444", "1.479", "1.48"];
+
+/// Lower |η| edges of the ECAL endcaps, past the gap (1.566) or at the barrel's end (1.479).
+const ENDCAP_STARTS: &[&str] = &["1.566", "1.57", "1.479", "1.48"];
+
+/// Whether `text` writes a bin ending at one of [`BARREL_ENDS`] (for the `barrel`: "0.8-1.4442",
+/// "|η| < 1.479") or starting at one of [`ENDCAP_STARTS`] (for the endcap: "1.566-2.0",
+/// "|η| > 1.566").
+fn eta_region(text: &str, barrel: bool) -> bool {
+    let (edges, ends) = if barrel {
+        (BARREL_ENDS, true)
+    } else {
+        (ENDCAP_STARTS, false)
+    };
+    edges.iter().any(|e| {
+        grounding::whole_numbers(text, e).any(|(s, t)| {
+            let before = text[..s].trim_end();
+            let after = text[t..].trim_start();
+            let number_before = |b: &str| b.ends_with(|c: char| c.is_ascii_digit());
+            if ends {
+                before.ends_with('<')
+                    || before.ends_with('≤')
+                    || (before.strip_suffix('-').is_some_and(number_before))
+            } else {
+                before.ends_with('>')
+                    || before.ends_with('≥')
+                    || (after.starts_with('-')
+                        && after[1..]
+                            .trim_start()
+                            .starts_with(|c: char| c.is_ascii_digit()))
+            }
+        })
+    })
 }
 
 /// Whether `text` ([`focus::phrase_text`]) names a member only after "not" ("the expected
@@ -326,8 +381,15 @@ fn unqualified(group: &[&[&str]]) -> Option<usize> {
     group.iter().position(|m| *m == OBSERVED)
 }
 
-/// "How" with a word that is also a member's name, and what the question reads as instead.
-const HOW_DEGREE: &[(&str, &str)] = &[("how tight", "how"), ("how loose", "how")];
+/// "How" with a word that is also a member's name, or a member's word that qualifies a bin
+/// ("medium-pt"), and what the question reads as instead.
+const HOW_DEGREE: &[(&str, &str)] = &[
+    ("how tight", "how"),
+    ("how loose", "how"),
+    // A bin, not the Medium working point.
+    ("medium-pt", "mid-pt"),
+    ("medium pt", "mid pt"),
+];
 
 /// The one member of `group` the question (phrase text) names, not negated ("the expected
 /// (not observed) limit" asks for the expected one), if it names exactly one; a member
@@ -707,6 +769,66 @@ mod tests {
             claim,
             &[&p]
         ));
+    }
+
+    #[test]
+    fn right_cells_of_realistic_tables_stand() {
+        // Each a key point the checks refused, the claim giving it alone.
+        let claim = |kp: &str| format!("The value is {kp}.");
+        // realistic10 EGM-26-007-q01: the outer barrel by its |η| edge, beside a caption
+        // splitting barrel and endcap.
+        let sf = passage(
+            "Table 2: photon MVA WP90 SFs for 2024.\n\
+             | pT (GeV) | |η| < 0.8 | 0.8-1.4442 | 1.566-2.0 |\n|---|---|---|---|\n\
+             | 80-120 | 0.985 ± 0.011 | 0.981 ± 0.013 | 0.970 ± 0.019 |\n\n\
+             The barrel SFs are closer to unity than the endcap SFs (0.95 in 2.0-2.5).",
+        );
+        let q = "outer-barrel SF for 80-120 GeV photons, '24, MVA 90% WP?";
+        assert!(!other_qualifier(q, &claim("0.981 ± 0.013"), &[&sf]));
+        assert!(other_qualifier(q, &claim("0.970 ± 0.019"), &[&sf]));
+        // realistic16 SUS-26-029-q02: "pred." is a prediction.
+        let sr = passage(
+            "Table 1: Expected and observed event counts after the background-only fit. \
+             \"FS\" denotes flavour-symmetric backgrounds.\n\n\
+             | SR | ZZ | Total pred. | Observed |\n|---|---|---|---|\n\
+             | 1j-4 | 7.9 ± 1.1 | 16.6 ± 2.0 | 14 |",
+        );
+        let q = "bkg prediction sum, last mt2 bin, one jet";
+        assert!(!other_qualifier(q, &claim("16.6 ± 2.0"), &[&sr]));
+        assert!(other_qualifier(q, &claim("14"), &[&sr]));
+        // realistic7 TOP-25-004-q01: "medium-pt" is a bin, not the Medium working point.
+        let flip = passage(
+            "MC charge-flip rates of tight electrons (2022, units of 10-5):\n\
+             | η range \\ pT | 40-100 GeV |\n|---|---|\n| 0.8-1.479 | 7.7 |",
+        );
+        let q = "mc flip prob for outer-barrel eles, medium-pt bin, '22?";
+        assert!(!other_qualifier(q, &claim("7.7"), &[&flip]));
+        // realistic8 HIN-26-004-q01: the "μ3p" channel is a muon's.
+        let upc = passage(
+            "| Channel | Signal | Observed |\n|---|---|---|\n| μ3p | 18.2 ± 1.9 | 20 |\n\
+             | e3p | 15.1 ± 1.6 | 13 |\n\nIn the electron channel and the muon channel \
+             the background is 2.1 and 2.4.",
+        );
+        let q = "predicted SM count for μ+3h, single-side neutron class?";
+        assert!(!other_qualifier(q, &claim("18.2 ± 1.9"), &[&upc]));
+        assert!(other_qualifier(q, &claim("15.1 ± 1.6"), &[&upc]));
+        // realistic8 SMP-26-003-q03: "eHF" is an electron's channel; q01: sin2θ is no label.
+        let w = passage(
+            "Table 2: uncertainties in units of 10-5.\n| Source | μμ | ee | eHF |\n\
+             |---|---|---|---|\n| PDF | 17 | 15 | 22 |\n\n\
+             Table 3: | Channel | sin2θ^ℓ_eff |\n|---|---|\n| combined | 0.23154 ± 0.00033 |",
+        );
+        let q = "how much do parton densities add to the forward-electron sin2θ error?";
+        assert!(!other_qualifier(q, &claim("22"), &[&w]));
+        let q = "what sin2θw value comes out when mumu, ee and e+HF are merged?";
+        assert!(!other_qualifier(q, &claim("0.23154 ± 0.00033"), &[&w]));
+        // realistic12 MUO-26-009-q02: "RE1/3" is ring 3 of station RE1.
+        let rates = passage(
+            "| Station | Rate at 2.0x10^34 |\n|---|---|\n| RE1/3 | 11.2 |\n| RE2/2 | 4.1 |",
+        );
+        let q = "noise flux RE1 ring 3 at lumi 2e34, Hz/cm2?";
+        assert!(!other_qualifier(q, &claim("11.2"), &[&rates]));
+        assert!(other_qualifier(q, &claim("4.1"), &[&rates]));
     }
 
     #[test]
