@@ -38,7 +38,8 @@ pub(crate) fn other_label(question: &str, writing: &[String]) -> bool {
     })
 }
 
-/// Functions written before a power ("sin2θ" is sin²θ), not labels of a family.
+/// Functions written before a power ("sin2θ" is sin²θ), not labels of a family; nor is a
+/// factor ("x10").
 const FUNCTIONS: &[&str] = &["sin", "cos", "tan", "cot", "log", "ln", "exp"];
 
 /// The widest range of labels read as the labels inside it ("me2-me4"); a wider one is two
@@ -75,6 +76,8 @@ fn labels(text: &str) -> Vec<(String, String)> {
             d > 0
                 && word[..d].chars().all(|c| c.is_alphabetic() || c == '_')
                 && !FUNCTIONS.contains(&&word[..d])
+                // A factor typed in ASCII ("x1e-3", "x10-3" of "×10⁻³").
+                && &word[..d] != "x"
         }) else {
             // "me2-4": a bare number after a label ends a range.
             if let (Some((end, family, from)), Ok(to)) = (&last, word.parse::<u32>()) {

@@ -609,7 +609,15 @@ pub fn asks_why(question: &str) -> bool {
 /// it.
 pub fn asks_for_number(question: &str) -> bool {
     let q = phrase_text(question);
-    if QUANTITY.iter().any(|p| has_phrase(&q, p)) || asks_for_quantity_noun(&q) {
+    // "What criterion fixes how many terms …?" asks for the criterion: a quantity phrase
+    // inside a question opening with "what" or "which" and a noun is that noun's clause.
+    let mut words = q.split_whitespace();
+    let opens_with_noun = matches!(words.next(), Some("what" | "which"))
+        && words
+            .next()
+            .is_some_and(|w| !matches!(w, "is" | "was" | "are" | "were" | "do" | "does" | "did"));
+    let embedded = |p: &&str| opens_with_noun && q.find(p).is_some_and(|at| at > 0);
+    if QUANTITY.iter().any(|p| has_phrase(&q, p) && !embedded(p)) || asks_for_quantity_noun(&q) {
         return true;
     }
     let words: Vec<&str> = q
@@ -737,6 +745,8 @@ mod tests {
             "What is the right binning just after the fix?",
             "why only opposite flavour e mu, no ee/mm channels",
             "which mu trigger do we take the events from?",
+            // realistic darkphoton-scouting-q04: the criterion, not the number of terms.
+            "What criterion fixes how many terms the continuum parametrisation gets?",
         ] {
             assert!(!asks_for_number(q), "{q}");
         }

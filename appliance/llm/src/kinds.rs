@@ -321,6 +321,15 @@ const DEPENDS: &[&str] = &[
     "depend", "depends", "vary", "varies", "affect", "affects", "change", "changes",
 ];
 
+/// Phrases that ask for a quantity as a share of another ("relative to the diphoton mass"):
+/// its kind is not the one its words name.
+const RELATIVE: &[&str] = &[
+    "relative to",
+    "as a fraction of",
+    "as a ratio",
+    "divided by",
+];
+
 /// The kinds of quantity `question` asks for, when phrases of it fix them.
 pub fn asked(question: &str) -> Option<Vec<Kind>> {
     let q = focus::phrase_text(question);
@@ -334,6 +343,10 @@ pub fn asked(question: &str) -> Option<Vec<Kind>> {
         .filter(|(phrases, _)| phrases.iter().any(has))
         .flat_map(|(_, kinds)| kinds.iter().copied())
         .collect();
+    // "How energetic …, relative to the diphoton mass?": a ratio, of any kind.
+    if RELATIVE.iter().any(has) {
+        return None;
+    }
     if HOW_ENERGETIC.iter().any(has)
         && words
             .iter()
@@ -739,6 +752,16 @@ mod tests {
         assert!(other_kind(q, &["The PU offset in HF, 2022 is 8.1 fb⁻¹."]));
         assert!(!other_kind(q, &["It is 0.9 GeV."]));
         assert!(other_kind("about how big is the offset?", &["8.1 fb⁻¹."]));
+        // A share of another quantity (realistic2 hig-hhbbgg-q01): a ratio, not an energy.
+        let q = "How energetic must the second photon be, relative to the diphoton mass?";
+        assert!(!other_kind(
+            q,
+            &["The second photon must have pT/mγγ > 0.25."]
+        ));
+        assert!(other_kind(
+            "How energetic must the second photon be?",
+            &["pT/mγγ > 0.25."]
+        ));
         for q in [
             "how much '18 data with the RPs inserted?",
             "what exposure do they quote for the pp sample?",

@@ -33,4 +33,6 @@ pub use template::{ChatTemplate, Message};
 pub use worker::{Control, Event, State, Task, Ticket, Worker, WorkerStatus};
 
 #[cfg(test)]
+mod key_point_tests;
+#[cfg(test)]
 mod parity_tests;

@@ -2,6 +2,10 @@
 //! signal or control region): a value the cited passages write only beside another qualifier
 //! than the question names does not answer it (English notes and questions).
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use crate::{conditions, focus, grounding, kinds, locate};
 
 /// Spellings of an expected value ("predicted", "sensitivity" too; "exp", as physicists
@@ -140,40 +144,75 @@ fn names(text: &str, member: &[&str]) -> bool {
         || (member.contains(&"endcap") && eta_region(text, false))
 }
 
+/// `text` with the calorimeter's parts as CMS writes them in capitals, "EB" and "EE", read as
+/// "barrel" and "endcap": "EE syst" is the endcap's, where "Z→ee" is a dielectron.
+fn ecal_parts(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('E') {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let word = from.get(..2).filter(|w| matches!(*w, "EB" | "EE"));
+        let alone = |c: Option<char>| !c.is_some_and(char::is_alphanumeric);
+        match word {
+            Some(w) if alone(out.chars().next_back()) && alone(from[2..].chars().next()) => {
+                out.push_str(if w == "EB" { "barrel" } else { "endcap" });
+                rest = &from[2..];
+            }
+            _ => {
+                out.push('E');
+                rest = &from[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Upper |η| edges of the ECAL barrel (electrons and photons: 1.4442, 1.479).
 const BARREL_ENDS: &[&str] = &["1.4442", "1.444", "1.479", "1.48"];
 
 /// Lower |η| edges of the ECAL endcaps, past the gap (1.566) or at the barrel's end (1.479).
 const ENDCAP_STARTS: &[&str] = &["1.566", "1.57", "1.479", "1.48"];
 
-/// Whether `text` writes a bin ending at one of [`BARREL_ENDS`] (for the `barrel`: "0.8-1.4442",
-/// "|η| < 1.479") or starting at one of [`ENDCAP_STARTS`] (for the endcap: "1.566-2.0",
-/// "|η| > 1.566").
+/// The ECAL's |η| reach (the endcaps end at 3.0).
+const ECAL_REACH: f64 = 3.0;
+
+/// A range of decimals ("0.8-1.4442", "1.566 - 2.0").
+static RANGE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(\d+\.?\d*)\s*-\s*(\d+\.?\d*)").expect("range pattern"));
+
+/// Whether `text` writes an |η| bin of the `barrel` (a range of decimals ending at or below
+/// its edge 1.48, "0.0-0.8", "0.8-1.4442"; "|η| < 1.479") or of the endcap (a range from 1.479
+/// up to 3.0, "1.566-2.0"; "|η| > 1.566").
 fn eta_region(text: &str, barrel: bool) -> bool {
-    let (edges, ends) = if barrel {
-        (BARREL_ENDS, true)
-    } else {
-        (ENDCAP_STARTS, false)
-    };
-    edges.iter().any(|e| {
-        grounding::whole_numbers(text, e).any(|(s, t)| {
-            let before = text[..s].trim_end();
-            let after = text[t..].trim_start();
-            let number_before = |b: &str| b.ends_with(|c: char| c.is_ascii_digit());
-            if ends {
-                before.ends_with('<')
-                    || before.ends_with('≤')
-                    || (before.strip_suffix('-').is_some_and(number_before))
-            } else {
-                before.ends_with('>')
-                    || before.ends_with('≥')
-                    || (after.starts_with('-')
-                        && after[1..]
-                            .trim_start()
-                            .starts_with(|c: char| c.is_ascii_digit()))
+    let ranges = RANGE.captures_iter(text).any(|c| {
+        let edge = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<f64>().ok());
+        let decimal = c[0].contains('.');
+        let glued = text[..c.get(0).map_or(0, |m| m.start())].ends_with(['.', '-']);
+        match (edge(1), edge(2)) {
+            (Some(a), Some(b)) if decimal && !glued && a < b && b <= ECAL_REACH => {
+                if barrel {
+                    b <= 1.48
+                } else {
+                    a >= 1.479
+                }
             }
+            _ => false,
+        }
+    });
+    let edges = if barrel { BARREL_ENDS } else { ENDCAP_STARTS };
+    ranges
+        || edges.iter().any(|e| {
+            grounding::whole_numbers(text, e).any(|(s, _)| {
+                let before = text[..s].trim_end();
+                if barrel {
+                    before.ends_with(['<', '≤'])
+                } else {
+                    before.ends_with(['>', '≥'])
+                }
+            })
         })
-    })
 }
 
 /// Whether `text` ([`focus::phrase_text`]) names a member only after "not" ("the expected
@@ -203,7 +242,7 @@ const CAPTION_BYTES: usize = 200;
 /// table where that is one short sentence and no list item: a caption or heading ("8. Results
 /// (0–90 %, integrated)") often holds the qualifier of every row; a paragraph does not.
 pub(crate) fn read_segments(text: &str, captions: bool) -> Vec<String> {
-    let text = grounding::normalize(text);
+    let text = ecal_parts(&grounding::normalize(text));
     let mut out = Vec::new();
     let mut header: Option<&str> = None;
     let mut before: Option<&str> = None;
@@ -296,12 +335,12 @@ fn by_cell(row_text: &str, header: &str) -> Option<Vec<String>> {
 /// a name the passages list only under other years than the question's one
 /// (`conditions::label_of_other_year`).
 pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
-    let q = focus::phrase_text(&grounding::normalize(question));
+    let q = focus::phrase_text(&ecal_parts(&grounding::normalize(question)));
     let segments: Vec<String> = cited
         .iter()
         .flat_map(|p| read_segments(&p.text, true))
         .collect();
-    let c = focus::phrase_text(&grounding::normalize(claim));
+    let c = focus::phrase_text(&ecal_parts(&grounding::normalize(claim)));
     // A claim naming another member than the one asked, and not that one ("the PNet Medium
     // SFs …" for the XT working point).
     if GROUPS.iter().any(|group| {
@@ -769,6 +808,22 @@ mod tests {
             claim,
             &[&p]
         ));
+    }
+
+    #[test]
+    fn eb_and_ee_are_the_calorimeter_parts() {
+        assert_eq!(
+            ecal_parts("EE syst, EB-EB pairs, pre-EE; Z→ee, EEE, EBx"),
+            "endcap syst, barrel-barrel pairs, pre-endcap; Z→ee, EEE, EBx"
+        );
+        // realistic10 EGM-26-007-q02: the endcap's systematic, not a dielectron's.
+        let syst = passage(
+            "| Source (x 10-3) | EB | EE |\n|---|---|---|\n| Background model | 3.1 | 5.2 |\n\n\
+             The Z→ee and Z→μμγ samples agree within 0.1%.",
+        );
+        let q = "EE syst from swapping the bkg model, ×1e-3?";
+        assert!(!other_qualifier(q, "The answer is 5.2.", &[&syst]));
+        assert!(other_qualifier(q, "The answer is 3.1.", &[&syst]));
     }
 
     #[test]
