@@ -269,7 +269,8 @@ pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a st
             names.push(token);
         }
     }
-    if names.is_empty() {
+    let particles = new_particles(question);
+    if names.is_empty() && particles.is_empty() {
         return Vec::new();
     }
     let passages: Vec<&str> = passages.into_iter().collect();
@@ -294,7 +295,93 @@ pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a st
             })
         })
         .map(str::to_string)
+        .chain(
+            particles
+                .into_iter()
+                .filter(|(_, spellings)| !spellings.iter().any(|s| writes(&lower, s)))
+                .map(|(word, _)| word),
+        )
         .collect()
+}
+
+/// Hypothetical particles by the word a question names them with, each with the spellings
+/// notes write them in: the word, its symbol (a letter with a combining tilde, "τ̃"; in LaTeX,
+/// "\tilde{\tau}") or a wider name that holds it ("slepton" for a stau). A note that writes
+/// none of them gives no fact about that particle ("stau pair limits" in a search for
+/// sleptons of the first two generations, realistic16 SUS-26-029-q07).
+const NEW_PARTICLES: &[(&str, &[&str])] = &[
+    (
+        "stau",
+        &["stau", "τ\u{303}", "tau slepton", "\\tilde{\\tau}"],
+    ),
+    (
+        "sbottom",
+        &["sbottom", "bottom squark", "b\u{303}", "\\tilde{b}"],
+    ),
+    ("gluino", &["gluino", "g\u{303}", "\\tilde{g}"]),
+    ("squark", &["squark", "q\u{303}", "\\tilde{q}"]),
+    ("chargino", &["chargino", "χ\u{303}", "\\tilde{\\chi}"]),
+    (
+        "neutralino",
+        &["neutralino", "χ\u{303}", "\\tilde{\\chi}", "lsp"],
+    ),
+    (
+        "slepton",
+        &[
+            "slepton",
+            "selectron",
+            "smuon",
+            "stau",
+            "ℓ\u{303}",
+            "l\u{303}",
+            "\\tilde{\\ell}",
+        ],
+    ),
+    ("smuon", &["smuon", "slepton", "μ\u{303}", "\\tilde{\\mu}"]),
+    (
+        "selectron",
+        &["selectron", "slepton", "e\u{303}", "ẽ", "\\tilde{e}"],
+    ),
+    ("sneutrino", &["sneutrino", "ν\u{303}", "\\tilde{\\nu}"]),
+    ("higgsino", &["higgsino"]),
+    ("wino", &["wino"]),
+    ("bino", &["bino"]),
+    ("gravitino", &["gravitino"]),
+    ("leptoquark", &["leptoquark", "lq"]),
+    ("graviton", &["graviton", "g_kk", "spin-2"]),
+    ("axion", &["axion", "alp"]),
+];
+
+/// The particles of [`NEW_PARTICLES`] `question` names (a word, or its plural), each with its
+/// spellings.
+fn new_particles(question: &str) -> Vec<(String, &'static [&'static str])> {
+    let q = question.to_lowercase();
+    let mut out: Vec<(String, &'static [&'static str])> = Vec::new();
+    for word in q.split(|c: char| !c.is_alphanumeric()) {
+        let singular = word.strip_suffix('s').unwrap_or(word);
+        if let Some(&(name, spellings)) = NEW_PARTICLES
+            .iter()
+            .find(|(name, _)| *name == word || *name == singular)
+        {
+            if !out.iter().any(|(w, _)| w == name) {
+                out.push((name.to_string(), spellings));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `lower` (lower case) writes `spelling`: as a whole word, or its plural, when it is
+/// one ("lq", not the "lq" inside another word; "staus"), else anywhere.
+fn writes(lower: &str, spelling: &str) -> bool {
+    if !spelling.chars().all(char::is_alphanumeric) {
+        return lower.contains(spelling);
+    }
+    lower.match_indices(spelling).any(|(i, _)| {
+        let rest = &lower[i + spelling.len()..];
+        let rest = rest.strip_prefix('s').unwrap_or(rest);
+        !lower[..i].ends_with(char::is_alphanumeric) && !rest.starts_with(char::is_alphanumeric)
+    })
 }
 
 #[cfg(test)]
@@ -369,6 +456,31 @@ mod tests {
         assert_eq!(
             unmentioned("ideogram mt for e+jets only?", [fs]),
             ["e+jets"]
+        );
+    }
+
+    #[test]
+    fn a_new_particle_no_passage_writes_is_unmentioned() {
+        // realistic16 SUS-26-029-q07: a search for selectrons and smuons.
+        let p = "Sleptons (selectrons and smuons) are pair produced; limits on m(ℓ̃) reach 700 GeV.";
+        assert_eq!(
+            unmentioned("stau pair limits in this search", [p]),
+            ["stau"]
+        );
+        assert!(unmentioned("slepton mass excluded for lsp at 300 gev", [p]).is_empty());
+        assert!(unmentioned("smuon limit?", [p]).is_empty());
+        // By its symbol, its LaTeX or its plural.
+        assert!(unmentioned("stau limits?", ["m(τ̃) > 400 GeV"]).is_empty());
+        assert!(unmentioned("gluino bound now?", ["m(\\tilde{g}) > 2.1 TeV"]).is_empty());
+        assert!(unmentioned(
+            "what fraction of 1.8 TeV gluinos survive?",
+            ["the staus and gluinos"]
+        )
+        .is_empty());
+        // Not a particle's name: "lq" inside a word.
+        assert_eq!(
+            unmentioned("leptoquark limit?", ["the lqcd tail"]),
+            ["leptoquark"]
         );
     }
 
