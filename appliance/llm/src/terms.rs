@@ -178,9 +178,22 @@ fn particles(token: &str) -> Option<String> {
 /// layer 2" for BPix2).
 const NUMBER_WORD: usize = 6;
 
+/// Ordinals a note writes a numbered part with, from the first ("the first barrel pixel
+/// layer", "the innermost BPix layer").
+const ORDINALS: &[&[&str]] = &[
+    &["first", "1st", "innermost"],
+    &["second", "2nd"],
+    &["third", "3rd"],
+    &["fourth", "4th"],
+];
+
+/// Detector names a note spells out beside its ordinal ("barrel pixel" for BPix).
+const SPELLED_OUT: &[(&str, &str)] = &[("bpix", "barrel pixel"), ("fpix", "forward pixel")];
+
 /// Whether `text` (lower case) writes `token`, a name of three letters or more and a whole
 /// number ("BPix2"), with a word of up to [`NUMBER_WORD`] letters between them: "BPix L2",
-/// "BPix layer 2" for BPix2.
+/// "BPix layer 2" for BPix2; or after its ordinal, the name also spelled out ("the first
+/// barrel pixel layer" for BPix1, realistic14 EXO-26-019-q05).
 fn numbered(token: &str, text: &str) -> bool {
     let token = token.to_ascii_lowercase();
     let Some(at) = token.find(|c: char| c.is_ascii_digit()) else {
@@ -191,6 +204,23 @@ fn numbered(token: &str, text: &str) -> bool {
         return false;
     }
     let blank = |c: char| c == ' ' || c == '-';
+    // "the first barrel pixel layer" for BPix1.
+    let ordinal = number
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| ORDINALS.get(n.checked_sub(1)?));
+    if let Some(ordinal) = ordinal {
+        let spelled = SPELLED_OUT
+            .iter()
+            .filter(|(short, _)| *short == name)
+            .map(|(_, long)| *long);
+        if std::iter::once(name)
+            .chain(spelled)
+            .any(|s| ordinal.iter().any(|o| text.contains(&format!("{o} {s}"))))
+        {
+            return true;
+        }
+    }
     text.match_indices(name).any(|(i, _)| {
         // A word of its own ("BPix L1", not "single 2" for sin2).
         let alone = !text[..i].ends_with(|c: char| c.is_alphanumeric());
@@ -457,6 +487,14 @@ mod tests {
             unmentioned("ideogram mt for e+jets only?", [fs]),
             ["e+jets"]
         );
+    }
+
+    #[test]
+    fn a_numbered_part_by_its_ordinal() {
+        let p = "Hits on the first barrel pixel layer are excluded from both estimators.";
+        assert!(unmentioned("why no BPix1 info in the dE/dx estimate?", [p]).is_empty());
+        assert_eq!(unmentioned("why no BPix2 info?", [p]), ["BPix2"]);
+        assert!(unmentioned("FPix3 eff?", ["the third FPix disk"]).is_empty());
     }
 
     #[test]
