@@ -424,6 +424,10 @@ const QUANTITY_NOUNS: &[&str] = &[
     "bound",
     "mu",
     "μ",
+    // A band's spread (realistic10 B2G-26-009-q02 "1-sigma spread on the median sensitivity
+    // for a 5000 GeV resonance?", answered with prose).
+    "spread",
+    "band",
 ];
 
 /// Words after which the noun phrase a "what" question asks about ends (verbs of coming out
@@ -759,6 +763,10 @@ mod tests {
             "latest '24 T-WP correction for forward EE eles (|η|>2)?"
         ));
         assert!(asks_for_number("WZ norm from the 3l CR?"));
+        assert!(asks_for_number(
+            "1-sigma spread on the median sensitivity for a 5000 GeV resonance?"
+        ));
+        assert!(asks_for_number("68% band of the exp. UL at m=1.2 TeV?"));
         assert!(asks_for_number("what's the PU offset per vertex?"));
         assert!(!asks_for_number(
             "which correction do we apply to the jets?"

@@ -288,7 +288,9 @@ fn dated_run(token: &str, squashed: &str, lower: &str) -> bool {
 /// ([`mentioned`]), writes with a word before its number ([`numbered`]), for an LHC run,
 /// dates by its energy or years ([`dated_run`]), or for anti-kT jets describes by their radius
 /// ([`anti_kt`]); a plural of a numbered name ("AK8s") as its singular; in
-/// question order, each once. Empty when the question names none, or all are mentioned.
+/// question order, each once; then the new particles it names ([`new_particles`]: "stau") that
+/// no passage writes in any of their spellings ([`writes`]). Empty when the question names
+/// none, or all are mentioned.
 pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut names: Vec<&str> = Vec::new();
     for token in question
