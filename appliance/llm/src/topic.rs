@@ -87,6 +87,8 @@ fn is_ordinal(w: &str) -> bool {
 fn same(a: &str, b: &str) -> bool {
     let shortens = |short: &str, long: &str| {
         if short.chars().count() < 3
+            // "for" is no shortening of "flavour", nor "the" of "threshold".
+            || focus::is_filler(short)
             || !short.chars().all(char::is_alphabetic)
             || long.len() <= short.len()
             || short.chars().next() != long.chars().next()
@@ -196,6 +198,17 @@ The W+jets normalisation from the sideband without b-tagged jets is 1.12 ± 0.05
             &[]
         ));
         assert!(same("evt", "event") && same("reco", "reconnection") && !same("bkg", "kbg"));
+        // A function word shortens nothing (realistic12 SUS-26-017-q04: "for" is not
+        // "flavour", and a thread on b-tagging SFs is not about the discriminant).
+        assert!(!same("for", "flavour") && !same("the", "threshold"));
+        assert!(off_topic(
+            "AK4 heavy-flavour discriminant?",
+            "The final 2024 scale factors were released in January.",
+            &[
+                "The b-tagging scale factors for UParT at the medium working point were \
+               preliminary for 2024. Are the final scale factors available?"
+            ]
+        ));
         // Greek letters by their names.
         assert!(!off_topic("qqH mu, latest?", "μ_VBF = 0.91.", &[]));
     }
