@@ -2,7 +2,7 @@
 //! paraphrase (DeepTau, GN2v01, HLT_IsoMu24, W+jets), so passages that never write one cannot
 //! give a fact about it.
 
-use crate::{grounding, kinds};
+use crate::{focus, grounding, kinds};
 
 /// Letters that, alone before an underscore, make a kinematic variable (m_ll, p_T, E_T, H_T),
 /// which notes often write in words ("the dilepton mass").
@@ -118,7 +118,7 @@ const DECORATIONS: &[&str] = &["hat", "bar", "tilde", "prime", "star"];
 
 /// Whether `token` is a factor a value is quoted in, typed in ASCII: `x`, digits and an
 /// exponent's `e` ("x1e" of "(x1e-4)", realistic13 HIG-26-022-q02), or `x10` (of "x10^-3").
-fn factor(token: &str) -> bool {
+pub(crate) fn factor(token: &str) -> bool {
     let Some(rest) = token.strip_prefix('x') else {
         return false;
     };
@@ -409,11 +409,7 @@ fn writes(lower: &str, spelling: &str) -> bool {
     if !spelling.chars().all(char::is_alphanumeric) {
         return lower.contains(spelling);
     }
-    lower.match_indices(spelling).any(|(i, _)| {
-        let rest = &lower[i + spelling.len()..];
-        let rest = rest.strip_prefix('s').unwrap_or(rest);
-        !lower[..i].ends_with(char::is_alphanumeric) && !rest.starts_with(char::is_alphanumeric)
-    })
+    focus::has_phrase(lower, spelling) || focus::has_phrase(lower, &format!("{spelling}s"))
 }
 
 #[cfg(test)]
