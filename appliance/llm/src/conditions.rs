@@ -5,7 +5,7 @@
 //! condition than the question names does not answer it ([`crate::qualifiers`]). Questions
 //! and segments here are phrase texts ([`crate::focus::phrase_text`]).
 
-use crate::{focus, grounding, kinds, multiplicity};
+use crate::{focus, grounding, kinds, multiplicity, terms};
 
 /// Whether every segment of `writing` (the segments of the cited passages writing all the
 /// numbers `asserted`, [`crate::focus::phrase_text`]) states its value under another year, bin,
@@ -77,7 +77,7 @@ fn labels(text: &str) -> Vec<(String, String)> {
                 && word[..d].chars().all(|c| c.is_alphabetic() || c == '_')
                 && !FUNCTIONS.contains(&&word[..d])
                 // A factor typed in ASCII ("x1e-3", "x10-3" of "×10⁻³").
-                && &word[..d] != "x"
+                && !terms::factor(word)
         }) else {
             // "me2-4": a bare number after a label ends a range.
             if let (Some((end, family, from)), Ok(to)) = (&last, word.parse::<u32>()) {
