@@ -577,17 +577,30 @@ fn numbers_in(t: &str) -> Vec<String> {
 const INTRODUCE: &[&str] = &["=", ":", "is", "are", "to", "of", "gives", "give", "be"];
 
 /// Where in `rest` (the text after `marker`, a word of [`NEW`]) the value it marks starts:
-/// its first number, at most eight words on, after a word of [`INTRODUCE`] ("(" aside), or
-/// right after "now" ("is now 1.38"). `None` when the first number is something else's ("will
-/// be updated in version 4", "the updated 13 TeV spectrum").
+/// its first number, at most eight words on, after a word of [`INTRODUCE`] ("(" and Markdown
+/// emphasis aside), or right after "now" ("is now 1.38", "is now **1.13**"); the ends of a
+/// range before it are a bin the value is given for ("updated fraction in 0–10%: 14%").
+/// `None` when the first number is something else's ("will be updated in version 4", "the
+/// updated 13 TeV spectrum").
 fn leads_to(marker: &str, rest: &str) -> Option<usize> {
-    let start = scan(rest)
-        .into_iter()
-        .find(|f| matches!(f.value, Value::Numbers(_)))?
-        .start;
+    let found = scan(rest);
+    let numbers: Vec<&Found> = found
+        .iter()
+        .filter(|f| matches!(f.value, Value::Numbers(_)))
+        .collect();
+    let digit = |c: char| c.is_ascii_digit();
+    let ranged = |f: &Found| {
+        rest[f.end..]
+            .strip_prefix(['–', '-'])
+            .is_some_and(|a| a.starts_with(digit))
+            || rest[..f.start]
+                .strip_suffix(['–', '-'])
+                .is_some_and(|b| b.ends_with(digit))
+    };
+    let start = numbers.iter().find(|f| !ranged(f))?.start;
     let gap = rest[..start]
         .trim_end()
-        .trim_end_matches(['(', '['])
+        .trim_end_matches(['(', '[', '*', '_'])
         .trim_end();
     let words = gap.split_whitespace().count();
     let introduced = INTRODUCE.iter().any(|w| {
@@ -595,7 +608,30 @@ fn leads_to(marker: &str, rest: &str) -> Option<usize> {
             && (!w.starts_with(char::is_alphabetic)
                 || !gap[..gap.len() - w.len()].ends_with(char::is_alphanumeric))
     });
-    ((gap.is_empty() && marker == "now") || (introduced && words <= 8)).then_some(start)
+    ((gap.trim_start_matches(['*', '_']).is_empty() && marker == "now")
+        || (introduced && words <= 8))
+        .then_some(start)
+}
+
+/// How many numbers the value at the start of `marked` writes: its central value and the
+/// uncertainties joined to it ("14 ± 3% (AN v1.1: 12 ± 3%)": 2; "16.2 pb (+0.7/−0.6)": 3).
+fn value_len(marked: &str) -> usize {
+    let found: Vec<Found> = scan(marked)
+        .into_iter()
+        .filter(|f| matches!(f.value, Value::Numbers(_)))
+        .collect();
+    let joins = |gap: &str| {
+        gap.split(|c: char| c.is_whitespace() || "±+-−/()%*".contains(c))
+            .all(|w| w.is_empty() || kinds::is_unit(w) || ["stat", "syst", "lumi"].contains(&w))
+    };
+    let mut n = usize::from(!found.is_empty());
+    for pair in found.windows(2) {
+        if !joins(&marked[pair[0].end..pair[1].start]) {
+            break;
+        }
+        n += 1;
+    }
+    n
 }
 
 /// Whether the content words of `subject` ([`focus::content`]: what a segment names before a
@@ -619,12 +655,40 @@ fn value_start(t: &str, i: usize) -> Option<usize> {
     None
 }
 
+/// [`marked_from`] from each number the claim gives as a value (not the ends of a range it
+/// writes, a bin the answer repeats: "(20–50) jets is 1.18"), the first that finds a change.
+fn marked(
+    text: &str,
+    claim: &str,
+    numbers: &[String],
+    segments: &[String],
+    shown: &[&grounding::Passage],
+) -> Option<Restated> {
+    let digit = |c: char| c.is_ascii_digit();
+    let ranged = |n: &str| {
+        let at: Vec<(usize, usize)> = grounding::whole_numbers(claim, n).collect();
+        !at.is_empty()
+            && at.iter().all(|&(at, end)| {
+                claim[end..]
+                    .strip_prefix(['–', '-'])
+                    .is_some_and(|a| a.starts_with(digit))
+                    || claim[..at]
+                        .strip_suffix(['–', '-'])
+                        .is_some_and(|b| b.ends_with(digit))
+            })
+    };
+    numbers
+        .iter()
+        .filter(|n| !ranged(n))
+        .find_map(|first| marked_from(text, claim, numbers, first, segments, shown))
+}
+
 /// The value a segment of `against` gives that the claim gives (`numbers`, in claim order),
 /// and the value a segment of `shown` marks as its replacement: the claim restated with it.
-/// The old value is the run of the claim's numbers a segment writes from the claim's first
-/// one, opened by "=", ":", a table's `|`, a list's "," or ";" or a word ("R = (0.672 ±
+/// The old value is the run of the claim's numbers a segment writes from `first`, opened by "=", ":", a table's `|`, a list's "," or ";" or a word ("R = (0.672 ±
 /// 0.021 ± 0.036)%", "| 1.14 ± 0.05 |", "1.31 (2022), 1.44 (2023)"); the new one is as many
-/// numbers from where a word of [`NEW`] leads ([`leads_to`]; the old run cut to their count),
+/// numbers from where a word of [`NEW`] leads ([`leads_to`]; the old run cut to the count of
+/// the new value's own: [`value_len`]),
 /// each taking the place of the old number in the same position. The marking segment must be
 /// about the same thing ([`same_topic`], or all it names before the word of [`NEW`] is named
 /// by the old value's segment: [`subject_in`]) or write the old value after the new one
@@ -633,15 +697,15 @@ fn value_start(t: &str, i: usize) -> Option<usize> {
 /// review answer giving "the ratio is now 0.663" outdates the analysis note's 0.672 without
 /// saying "from 0.672 to 0.663" (realistic16 BPH-26-023-q06, realistic15 TRK-26-010-q06 and
 /// SMP-26-029-q06, realistic13 TOP-26-021-q06).
-fn marked(
+fn marked_from(
     text: &str,
     claim: &str,
     numbers: &[String],
+    first: &str,
     segments: &[String],
     shown: &[&grounding::Passage],
 ) -> Option<Restated> {
     let claimed = |n: &String| numbers.iter().any(|m| same_number(m, n));
-    let first = numbers.first()?;
     for (k, p) in shown.iter().enumerate() {
         for n in qualifiers::segments(&p.text) {
             let word = char::is_alphanumeric;
@@ -669,7 +733,7 @@ fn marked(
                     continue;
                 };
                 let run = nums[i..].iter().take_while(|x| claimed(x)).count();
-                let len = run.min(if itself { i } else { after.len() });
+                let len = run.min(if itself { i } else { value_len(marked) });
                 if len == 0 || same_number(&after[0], &nums[i]) {
                     continue;
                 }

@@ -237,3 +237,40 @@ fn an_old_name_is_restated_with_the_passage_spelling() {
     let r = restate("Which b-tagger do we use?", s, s, &[&p], &[&p]).unwrap();
     assert_eq!(r.text, "We rely on GN2v01 at the 77% working point [1].");
 }
+
+#[test]
+fn a_new_value_in_bold_or_for_a_bin_replaces_the_old_one() {
+    // realistic17 BTV-26-043-q06: the change log's new value in bold, the old in parentheses.
+    let an = Passage::of_text(
+        "Table 2: SF_light for the M WP vs jet pT (GeV), per year (total unc.).\n\n| pT bin | 2022 | 2023 | 2024 |\n|---|---|---|---|\n| 20–50 | 1.21 ± 0.10 | 1.18 ± 0.09 | 1.14 ± 0.07 |\n| 50–100 | 1.15 ± 0.08 | 1.12 ± 0.08 | 1.09 ± 0.06 |",
+    );
+    let log = Passage::of_text(
+        "- Effect: only the 20–50 GeV bin of the 2023 M WP changes visibly. The luminosity-weighted 2023 SF in that bin is now **1.13 ± 0.08** (AN v1: 1.18 ± 0.09). The postBPix-only value went from 1.30 to 1.15, the preBPix value (1.12) is unchanged.",
+    );
+    let t = "The newest '23 med-wp number for the lowest-momentum (20–50) jets is 1.18 ± 0.09, as shown in Table 2 [2].";
+    let q = "newest '23 med-wp number for the lowest-momentum jets";
+    assert_eq!(
+        restated(q, t, &an, &[&log, &an]).unwrap(),
+        "The newest '23 med-wp number for the lowest-momentum (20–50) jets is 1.13 ± 0.08, as shown in Table 2 [2]."
+    );
+    // realistic17 HIN-26-046-q06: the new value given for a centrality bin.
+    let an = Passage::of_text(
+        "It is subtracted using the measured Ξ⁻ spectra. The pT-averaged feed-down fraction in 0–10% is 12 ± 3%, decreasing to 9% in 50–80%.",
+    );
+    let elog = Passage::of_text(
+        "Redid the feed-down subtraction with the proper Ξ0 efficiency. **Updated pT-averaged feed-down fraction in 0–10%: 14 ± 3% (AN v1.1: 12 ± 3%).** The correction is applied as a function of pT.",
+    );
+    let t = "The feed-down fraction in central collisions is 12 ± 3% [1].";
+    let q = "non-primary Λ contamination from weak decays, central, latest estimate";
+    assert_eq!(
+        restated(q, t, &an, &[&an, &elog]).unwrap(),
+        "The feed-down fraction in central collisions is 14 ± 3% [1]."
+    );
+    assert_eq!(value_len("14 ± 3% (an v1.1: 12 ± 3%)."), 2);
+    assert_eq!(
+        value_len("16.2 pb (+0.7/−0.6), to be compared with 16.7 pb"),
+        3
+    );
+    // A bin alone after the marker, no value: nothing marked.
+    assert_eq!(leads_to("updated", " fraction in 0–10% will follow"), None);
+}
