@@ -130,6 +130,31 @@ const MEANS_GROUPS: &[&[&[&str]]] = &[
     ],
 ];
 
+/// Strange hadrons, a group like [`MEANS_GROUPS`], the columns of a heavy-ion spectrum table
+/// ("| pT | K0S | Λ |"): only a segment writing the value beside another species alone
+/// refuses it, not one naming several (a ratio "Λ/K0S", the Λ's parents "feed-down from Ξ⁻
+/// decays"); the Λb0 is another word ("λb0").
+const SPECIES: &[&[&str]] = &[
+    &[
+        "k0s",
+        "k0_s",
+        "k_s",
+        "k_s0",
+        "k_s^0",
+        "ks0",
+        "kshort",
+        "k-short",
+        "k short",
+        "k⁰s",
+        "k⁰_s",
+        "neutral kaon",
+        "neutral kaons",
+    ],
+    &["λ", "lambda", "lambdas", "λ0", "λ⁰"],
+    &["ξ", "xi", "cascade", "cascades"],
+    &["ω", "omega", "omegas"],
+];
+
 /// Whether `text` ([`focus::phrase_text`]) names a member with these spellings; a muon also
 /// as "μ" before a digit (the "μ3p" channel of a muon and three prongs), the calorimeter's
 /// barrel and endcap also by their |η| edges ([`eta_region`]: a column "0.8-1.4442").
@@ -381,7 +406,8 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
     if writing.is_empty() {
         return false;
     }
-    GROUPS.iter().chain(MEANS_GROUPS).any(|group| {
+    let groups = GROUPS.iter().chain(MEANS_GROUPS).map(|g| (g, true));
+    groups.chain([(&SPECIES, false)]).any(|(group, splits)| {
         let Some(a) = asked_member(&q, group) else {
             return false;
         };
@@ -402,7 +428,8 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         writing
             .iter()
             .all(|s| !names(s, group[a]) && (other(s) || (not_default && observed_by_default(s))))
-            || (writing.iter().all(|s| !group.iter().any(|m| names(s, m)))
+            || (splits
+                && writing.iter().all(|s| !group.iter().any(|m| names(s, m)))
                 && unqualified(group) != Some(a)
                 && split())
     }) || (LIMIT.iter().any(|p| focus::has_phrase(&q, p))

@@ -441,3 +441,45 @@ fn a_table_is_read_cell_by_cell_and_a_claim_naming_another_member_stands_alone()
         &[&sf]
     ));
 }
+
+#[test]
+fn a_strange_hadron_is_a_qualifier() {
+    // realistic17 HIN-26-046-q01: the Λ column's value given for the neutral kaon.
+    let p = passage(
+        "Table 2: RAA in 0–10% centrality (stat. ⊕ syst.).\n\n| pT (GeV) | K0S | Λ |\n|---|---|---|\n| 8–12 | 0.21 ± 0.02 | 0.26 ± 0.03 |\n| 12–20 | 0.22 ± 0.03 | 0.23 ± 0.04 |",
+    );
+    let q = "neutral kaon raa in the hardest bin, most central";
+    let wrong =
+        "The neutral kaon RAA in the hardest bin (12–20) is 0.23 ± 0.04, as shown in Table 2.";
+    let right = "The neutral kaon RAA in the hardest bin (12–20) is 0.22 ± 0.03.";
+    assert!(other_qualifier(q, wrong, &[&p]));
+    assert!(!other_qualifier(q, right, &[&p]));
+    assert!(!other_qualifier(
+        "lambda raa at 12-20 gev?",
+        "It is 0.23 ± 0.04.",
+        &[&p]
+    ));
+    // A ratio names both; the Λb0 is another hadron.
+    let r = passage("The Λ/K0S ratio in 0–10% peaks at 1.62 ± 0.07 at pT ≈ 3.4 GeV.");
+    assert!(!other_qualifier(
+        "peak of the lambda to k0s ratio, central?",
+        "It peaks at 1.62 ± 0.07.",
+        &[&r]
+    ));
+    // The Λ's parents named beside its feed-down fraction, with a ratio elsewhere.
+    let f = passage(
+        "The Λ yields contain a feed-down contribution from weak decays of Ξ⁻ and Ω⁻. The pT-averaged feed-down fraction in 0–10% is 12 ± 3%. The Λ/K0S ratio peaks at 1.62 ± 0.07.",
+    );
+    let claim = "The feed-down from Ξ⁻ and Ω⁻ decays in 0–10% is 12 ± 3%.";
+    assert!(!other_qualifier(
+        "Λ feed-down fraction, central?",
+        claim,
+        &[&f]
+    ));
+    let b = passage("| Category | N(Λb0) | τ(Λb0) [ps] |\n|---|---|---|\n| 2023 | 5120 | 1.471 |");
+    assert!(!other_qualifier(
+        "Λ yield in 2023?",
+        "There are 5120 candidates.",
+        &[&b]
+    ));
+}
