@@ -288,8 +288,9 @@ fn dated_run(token: &str, squashed: &str, lower: &str) -> bool {
 /// ([`mentioned`]), writes with a word before its number ([`numbered`]), for an LHC run,
 /// dates by its energy or years ([`dated_run`]), or for anti-kT jets describes by their radius
 /// ([`anti_kt`]); a plural of a numbered name ("AK8s") as its singular; in
-/// question order, each once; then the new particles it names ([`new_particles`]: "stau") that
-/// no passage writes in any of their spellings ([`writes`]). Empty when the question names
+/// question order, each once; then the new particles and phase-space restrictions it names
+/// ([`new_particles`]: "stau", "fiducial") that no passage writes in any of their spellings
+/// ([`writes`]). Empty when the question names
 /// none, or all are mentioned.
 pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut names: Vec<&str> = Vec::new();
@@ -384,8 +385,23 @@ const NEW_PARTICLES: &[(&str, &[&str])] = &[
     ("axion", &["axion", "alp"]),
 ];
 
-/// The particles of [`NEW_PARTICLES`] `question` names (a word, or its plural), each with its
-/// spellings.
+/// Restrictions of a measured quantity to a phase space, by the words a question names them
+/// with ("fid", as physicists write it), each with the spellings notes write them in. A note
+/// that writes none of them measures the quantity in no such region ("fiducial tW xsec at
+/// particle level" of an inclusive measurement, realistic17 TOP-26-044-q09).
+const RESTRICTIONS: &[(&str, &[&str])] = &[
+    (
+        "fiducial",
+        &["fiducial", "particle level", "particle-level", "visible"],
+    ),
+    (
+        "fid",
+        &["fiducial", "particle level", "particle-level", "visible"],
+    ),
+];
+
+/// The particles of [`NEW_PARTICLES`] and the restrictions of [`RESTRICTIONS`] `question`
+/// names (a word, or its plural), each with its spellings.
 fn new_particles(question: &str) -> Vec<(String, &'static [&'static str])> {
     let q = question.to_lowercase();
     let mut out: Vec<(String, &'static [&'static str])> = Vec::new();
@@ -393,6 +409,7 @@ fn new_particles(question: &str) -> Vec<(String, &'static [&'static str])> {
         let singular = word.strip_suffix('s').unwrap_or(word);
         if let Some(&(name, spellings)) = NEW_PARTICLES
             .iter()
+            .chain(RESTRICTIONS)
             .find(|(name, _)| *name == word || *name == singular)
         {
             if !out.iter().any(|(w, _)| w == name) {
@@ -518,6 +535,25 @@ mod tests {
             unmentioned("leptoquark limit?", ["the lqcd tail"]),
             ["leptoquark"]
         );
+    }
+
+    #[test]
+    fn a_phase_space_no_passage_writes_is_unmentioned() {
+        // realistic17 TOP-26-044-q09: an inclusive measurement only.
+        let p = "The inclusive tW cross section in the eμ channel is σ_tW = 83.5 ± 1.9 (stat) pb.";
+        assert_eq!(
+            unmentioned("fiducial tw xsec at particle level, what value?", [p]),
+            ["fiducial"]
+        );
+        assert_eq!(unmentioned("fid xsec?", [p]), ["fid"]);
+        // Written as the notes write it.
+        for written in [
+            "The fiducial cross section is 1.21 pb.",
+            "At particle level we measure 1.21 pb.",
+            "The visible cross section is σ_vis = 5.91 b.",
+        ] {
+            assert!(unmentioned("fid xsec?", [written]).is_empty(), "{written}");
+        }
     }
 
     #[test]
