@@ -431,11 +431,12 @@ const QUANTITY_NOUNS: &[&str] = &[
 ];
 
 /// Words after which the noun phrase a "what" question asks about ends (verbs of coming out
-/// too: "what SF comes out for DM1").
+/// too: "what SF comes out for DM1"; a bound of a bin: "k0s raa above 20 gev").
 const PHRASE_END: &[&str] = &[
     "of", "on", "for", "per", "in", "at", "does", "do", "did", "is", "are", "was", "were", "has",
     "have", "had", "with", "w/", "from", "to", "by", "after", "before", "that", "which", "used",
-    "they", "comes", "come", "came", "goes", "went", "gets", "got", "ends", "turns",
+    "they", "comes", "come", "came", "goes", "went", "gets", "got", "ends", "turns", "above",
+    "below", "between", "under", "within", "beyond",
 ];
 
 /// Verbs that can follow "what" directly ("what motivates the width", "what sets the

@@ -89,9 +89,17 @@ fn questions_asking_for_a_quantity_are_recognised() {
         // phrase; a signal strength typed "mu".
         "coherent psi(2S) xsec per neutron class",
         "ggf mu from 2024 data alone",
+        // realistic17 HIN-26-046-q09: a bin's bound ends the phrase.
+        "k0s raa above 20 gev",
+        "leftover combinatorial bkg fraction under the peak",
     ] {
         assert!(asks_for_number(q), "{q}");
     }
+    // The question's own bound is no value of the answer.
+    assert!(!gives_number(
+        "k0s raa above 20 gev",
+        "The measurement extends strange hadron RAA to 20 GeV for K0S and Λ in PbPb."
+    ));
     for q in [
         "Which MC generator for signal, and at what order?",
         "What functional form describes the smooth continuum?",
