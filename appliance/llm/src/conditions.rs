@@ -12,6 +12,7 @@ use crate::{focus, grounding, kinds, multiplicity, terms};
 /// label or condition than `question` (phrase text) names.
 pub(crate) fn other(question: &str, asserted: &[String], writing: &[String]) -> bool {
     other_year(question, asserted, writing)
+        || not_year_alone(question, asserted, writing)
         || other_bin(question, writing)
         || other_label(question, writing)
         || other_condition(question, asserted, writing)
@@ -399,6 +400,36 @@ pub(crate) fn unwritten(question: &str, passages: &[&str]) -> Vec<String> {
     }
     out.extend(multiplicity::unwritten(&q, &text));
     out
+}
+
+/// Words that make a question's one year the only data it asks about ("2024-only obs limit",
+/// "xsec from the 2023 data alone").
+const ALONE: &[&str] = &["alone", "only"];
+
+/// Whether the question (phrase text) asks for a value from one year's data alone ([`ALONE`]),
+/// and no segment of `writing` gives it for that year alone: neither the segment nor a clause
+/// of it writing a number of `asserted` names that year and no other. A value the notes state
+/// for the whole data set (no year beside it, the default notes leave implicit, or a range of
+/// years) is not that year's (realistic17 HIG-26-045-q09 "2024-only obs limit at m=500",
+/// answered with the 2022–2024 limit).
+fn not_year_alone(question: &str, asserted: &[String], writing: &[String]) -> bool {
+    let Some(year) = asked_year(question) else {
+        return false;
+    };
+    if !ALONE.iter().any(|w| focus::has_phrase(question, w)) {
+        return false;
+    }
+    let alone = |t: &str| {
+        let named = years(t);
+        !named.is_empty() && named.iter().all(|&(y, _)| y == year)
+    };
+    writing.iter().all(|s| {
+        !alone(s)
+            && !s
+                .split([',', ';', '(', ')', ':'])
+                .filter(|clause| asserted.iter().any(|n| grounding::has_number(clause, n)))
+                .any(alone)
+    })
 }
 
 /// Words before a year that make it the bound of a period ("since 2018"), not the year asked.

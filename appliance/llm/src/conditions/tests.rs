@@ -313,3 +313,37 @@ fn a_value_written_for_another_condition_does_not_answer() {
     assert!(other_qualifier("SF over 100 GeV?", "0.95.", &[&p]));
     assert!(!other_qualifier("SF under 100 GeV?", "0.95.", &[&p]));
 }
+
+#[test]
+fn a_value_of_the_whole_data_set_is_no_single_year_alone() {
+    // realistic17 HIG-26-045-q09: the limits of Table 3 are those of 2022–2024.
+    let p = Passage::of_text(
+        "Data: 2022–2024, 170 fb⁻¹.\n\nTable 3: 95% CL upper limits on σ × B in pb.\n\n| mH± (GeV) | Expected | Observed |\n|---|---|---|\n| 500 | 0.54 | 0.49 |",
+    );
+    let claim = "The 2024-only observed limit at m=500 is 0.49 pb.";
+    assert!(other_qualifier(
+        "2024-only obs limit at m=500",
+        claim,
+        &[&p]
+    ));
+    assert!(!other_qualifier("obs limit at m=500", claim, &[&p]));
+    // The year's own value, in a table by year or a clause naming it.
+    let t = Passage::of_text("| Year | Observed |\n|---|---|\n| 2023 | 412 |\n| 2024 | 377 |");
+    assert!(!other_qualifier(
+        "obs evts in 2024 only?",
+        "There are 377 events.",
+        &[&t]
+    ));
+    let c =
+        Passage::of_text("The 2024 data alone give 377 events, against 789 in 2022–2024 combined.");
+    assert!(!other_qualifier(
+        "obs evts in 2024 only?",
+        "There are 377 events.",
+        &[&c]
+    ));
+    assert!(other_qualifier(
+        "obs evts in 2024 only?",
+        "There are 789 events.",
+        &[&c]
+    ));
+}
