@@ -432,6 +432,47 @@ fn not_year_alone(question: &str, asserted: &[String], writing: &[String]) -> bo
     })
 }
 
+/// Words of a question asking for a sum of uncertainties, not one of its parts ("overall rel.
+/// error budget", "summed unc", "total syst").
+const TOTAL: &[&str] = &["total", "overall", "summed", "combined", "in quadrature"];
+
+/// Words of an uncertainty or its budget.
+const UNCERTAINTY: &[&str] = &[
+    "unc",
+    "uncert",
+    "uncertainty",
+    "uncertainties",
+    "error",
+    "errors",
+    "syst",
+    "systematic",
+    "systematics",
+    "budget",
+];
+
+/// Whether the question (phrase text) asks for a total uncertainty ([`TOTAL`] and
+/// [`UNCERTAINTY`]), each number of `asserted` that `segments` (those of the cited passages)
+/// write is written only in segments naming no total, and a segment names a total with a
+/// number of its own: the answer gave parts of the budget whose sum the passages write
+/// (realistic17 BTV-26-043-q02: three of the sources of Table 1, not its total 4.8%).
+pub(crate) fn part_for_total(question: &str, asserted: &[String], segments: &[String]) -> bool {
+    let names = |t: &str, words: &[&str]| words.iter().any(|w| focus::has_phrase(t, w));
+    if !names(question, TOTAL) || !names(question, UNCERTAINTY) {
+        return false;
+    }
+    let written: Vec<&String> = segments
+        .iter()
+        .filter(|s| asserted.iter().any(|n| grounding::has_number(s, n)))
+        .collect();
+    let total = |s: &String| {
+        names(s, TOTAL)
+            && kinds::values("", s)
+                .iter()
+                .any(|(n, _)| !asserted.contains(n))
+    };
+    !written.is_empty() && written.iter().all(|s| !names(s, TOTAL)) && segments.iter().any(total)
+}
+
 /// Words before a year that make it the bound of a period ("since 2018"), not the year asked.
 const PERIOD: &[&str] = &[
     "since", "after", "before", "until", "till", "through", "from", "post", "pre", "by",

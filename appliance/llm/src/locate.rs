@@ -86,7 +86,8 @@ fn terms_of(text: &str) -> Terms {
 /// Whether a part's content `words` hold the question's content word `w`: the word itself, both
 /// edges of a range ("60" and "70" of "60-70"), the same word spelled without hyphens or with
 /// its Greek letters in ASCII ("e-mu" for "eμ"), one of its other hyphen-joined parts
-/// ("calorimeter" of "forward-calorimeter"), or for words of
+/// ("calorimeter" of "forward-calorimeter"), "total" for a word of a sum ([`TOTALS`]), or for
+/// words of
 /// letters, a word it opens ("frag" of "fragmentation": questions abbreviate) or a word of
 /// four letters or more opening it ("veto" of "vetoing").
 fn holds(terms: &Terms, w: &str) -> bool {
@@ -103,6 +104,8 @@ fn holds(terms: &Terms, w: &str) -> bool {
     let number = |p: &str| p.chars().next().is_some_and(|c| c.is_ascii_digit());
     let parts: Vec<&str> = w.split('-').collect();
     matches(w)
+        // "overall" for a table's "Total" row.
+        || TOTALS.iter().any(|(q, p)| w == *q && words.contains(*p))
         // "e-mu" for "eμ", "mumu" for "μμ", "tau" for "τ".
         || (w.chars().any(char::is_alphabetic) && terms.folded.contains(&fold(w)))
         // A range ("60-70"): both its edges ("| 60–70% |"; an en dash splits words).
@@ -112,6 +115,12 @@ fn holds(terms: &Terms, w: &str) -> bool {
                 .iter()
                 .any(|part| part.chars().count() >= 3 && !number(part) && matches(part)))
 }
+
+/// Words a question asks for a sum with, and the word a table's row or a sentence writes it
+/// with ("overall rel. error budget" for the "| Total | 4.8 |" row, realistic17
+/// BTV-26-043-q02, cut off the passage its answer read); not "combined" (a fit, years or
+/// channels).
+const TOTALS: &[(&str, &str)] = &[("overall", "total"), ("summed", "total")];
 
 /// `word` (lower case) without hyphens, its Greek letters spelled out ("eμ" and "e-mu" are
 /// "emu").
@@ -458,6 +467,10 @@ mod tests {
         assert!(holds(&row, "emu"));
         assert!(!holds(&terms_of("| ee | 0.981 ± 0.006 |"), "e-mu"));
         assert!(holds(&terms_of("the τh candidates"), "tauh"));
+        // A sum asked for: the table's total row (realistic17 BTV-26-043-q02).
+        assert!(holds(&terms_of("| Total | 4.8 |"), "overall"));
+        assert!(holds(&terms_of("| Total | 7.2 |"), "summed"));
+        assert!(!holds(&terms_of("| JES | 0.8 |"), "overall"));
         // A word every paragraph writes tells none apart: the rarer word decides.
         let parts = [
             "Photon in the barrel.",

@@ -393,6 +393,10 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
     if asserted.is_empty() {
         return false;
     }
+    // Parts of an uncertainty budget given for its total, each written in its own row.
+    if conditions::part_for_total(&q, &asserted, &segments) {
+        return true;
+    }
     // A value the claim itself places in another year than the one asked ("0.944 ± 0.017 in
     // 2023" for "tight SF, '22?"), read clause by clause as the passages are.
     if conditions::other_year(&q, &asserted, std::slice::from_ref(&c)) {

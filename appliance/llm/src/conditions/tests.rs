@@ -347,3 +347,27 @@ fn a_value_of_the_whole_data_set_is_no_single_year_alone() {
         &[&c]
     ));
 }
+
+#[test]
+fn parts_of_a_budget_do_not_answer_for_its_total() {
+    // realistic17 BTV-26-043-q02: three sources given for the overall error budget.
+    let p = Passage::of_text(
+        "Table 1: relative uncertainties (%) on SF_light, M WP, 2024, 100–200 GeV.\n\n| Source | Unc. (%) |\n|---|---|\n| b-jet fraction | 1.6 |\n| c-jet fraction | 1.1 |\n| K0S / Λ decays | 2.3 |\n| Total | 4.8 |",
+    );
+    let q = "overall rel. error budget for the representative bin (M, '24, 100-200)";
+    let parts = "The b-jet fraction uncertainty is 1.6%, the c-jet fraction uncertainty is 1.1%, and the K0S/Λ decays uncertainty is 2.3%.";
+    assert!(other_qualifier(q, parts, &[&p]));
+    assert!(!other_qualifier(q, "The total is 4.8%.", &[&p]));
+    // A part asked for, or a total the passages do not write apart.
+    assert!(!other_qualifier(
+        "unc from the c-jet fraction?",
+        "It is 1.1%.",
+        &[&p]
+    ));
+    let s = Passage::of_text("φs = −0.074 ± 0.023 (stat) ± 0.011 (syst) rad.");
+    assert!(!other_qualifier(
+        "overall systematic on phi_s?",
+        "It is 0.011 (syst).",
+        &[&s]
+    ));
+}
