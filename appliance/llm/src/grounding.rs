@@ -229,10 +229,10 @@ pub fn numbers(s: &str) -> Vec<String> {
 
 /// Numbers of `claim` that `question` does not write: what the claim asserts, not what it
 /// restates ("the Run 3 luminosity uncertainty is 1.4%" asserts 1.4, not 3, when asked about
-/// Run 3).
+/// Run 3), nor where it points ("as shown in Table 2": [`focus::without_references`]).
 pub fn claimed_numbers(claim: &str, question: &str) -> Vec<String> {
     let question = normalize(question);
-    numbers(&without_ids(claim))
+    numbers(&without_ids(&crate::focus::without_references(claim)))
         .into_iter()
         .filter(|n| !has_number(&question, n))
         .collect()

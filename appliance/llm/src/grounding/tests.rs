@@ -161,4 +161,10 @@ fn numbers_the_cited_passages_do_not_write_are_found() {
         unwritten_numbers("The Run 3 uncertainty is 26 GeV.", "", &[&a]),
         vec!["3"]
     );
+    // Where the claim points is no value of it (realistic17 BTV-26-043-q06: the change log
+    // does not write the note's "Table 2").
+    assert_eq!(
+        claimed_numbers("It is 1.13 ± 0.08, as shown in Table 2 of the notes.", ""),
+        vec!["1.13", "0.08"]
+    );
 }
