@@ -427,10 +427,13 @@ fn steps(
         out.relevance = scores;
         out.relevance_cost.0 += fed;
         out.relevance_cost.1 = t.elapsed().as_secs_f32() * 1000.0;
-        let Some(shown) = checks.shown(&out.relevance) else {
+        let Some(mut shown) = checks.shown(&out.relevance) else {
             out.refusal = Some(Refusal::NotRelevant);
             return Ok(out);
         };
+        // A passage saying a shown value was changed is shown beside it, for the value now.
+        let later = updates::updating(question, &used, &shown);
+        shown.extend(later);
         shown
     } else {
         (0..used.len()).collect()

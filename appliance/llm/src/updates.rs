@@ -2,6 +2,10 @@
 //! [-150, +250] ps", "now uses GN2v01 instead of DL1r"): an answer sentence giving the old
 //! value is restated with the new one, from the passage stating the change (English notes).
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use crate::{focus, grounding, kinds, qualifiers};
 
 /// Past forms that make "from A to B" a change made to the analysis, not a range ("masses
@@ -82,6 +86,38 @@ const NEW: &[&str] = &[
 
 /// Words after an opening parenthesis that give the old value: "380 GeV (previously 400 GeV)".
 const WAS: &[&str] = &["previously", "formerly", "was", "before", "previous", "old"];
+
+/// A value (a unit or noun after it), then in parentheses the version of the note that gave the
+/// old one and that value ("14 ± 3% (an v1.1: 12 ± 3%)", "is now **1.13 ± 0.08** (an v1: 1.18 ±
+/// 0.09)", "1.1 ± 0.3 events (v3: 0.9 ± 0.3)"; lower case,
+/// [`grounding::normalize`]d): each a central value and its uncertainty, if written.
+static VERSIONED: LazyLock<Regex> = LazyLock::new(|| {
+    let value = r"(\d+(?:\.\d+)?)(?:\s*±\s*(\d+(?:\.\d+)?))?";
+    Regex::new(&format!(
+        r"{value}(?:\s*[\p{{L}}%][\p{{L}}\d%/-]*)?\s*(?:\*\*)?\s*\((?:the )?(?:an |note |twiki |paper |pas )?v\d+(?:\.\d+)*\s*:\s*{value}"
+    ))
+    .expect("versioned value pattern")
+});
+
+/// The changes [`VERSIONED`] reads in `t`: the old value, then the new one, each its central
+/// value and, where both write one, its uncertainty.
+fn versioned(t: &str) -> Vec<(Value, Value)> {
+    VERSIONED
+        .captures_iter(t)
+        .map(|c| {
+            let n = |i: usize| c.get(i).map(|m| m.as_str().to_string());
+            let (mut new, mut old) = (
+                vec![n(1).unwrap_or_default()],
+                vec![n(3).unwrap_or_default()],
+            );
+            if let (Some(a), Some(b)) = (n(2), n(4)) {
+                new.push(a);
+                old.push(b);
+            }
+            (Value::Numbers(old), Value::Numbers(new))
+        })
+        .collect()
+}
 
 /// A value as the change parser reads it: numbers (one, or an interval's two; digits without
 /// sign) or a name with letters and digits ("gn2v01"), lower case.
@@ -360,6 +396,7 @@ fn changes_in(t: &str) -> Vec<(Value, Value)> {
             out.push((old.value.clone(), new.value.clone()));
         }
     }
+    out.extend(versioned(t));
     out.retain(|(old, new)| old.pairs_with(new));
     out
 }
@@ -783,6 +820,31 @@ fn outdated_by(s: &str, c: &Change) -> bool {
             .iter()
             .any(|n| !old.contains(n) && c.new.written_in(s, n))
         && same_topic(s, &c.segment)
+}
+
+/// The passages of `passages` outside `shown` that state a change ([`changes`]) of a value a
+/// shown passage gives, for a question asking for the value as it stands now ([`LATEST`], not
+/// for an earlier one): shown beside the old value whatever the judge said of them, as the old
+/// value alone reads as current (realistic17 HIN-26-046-q06: the e-log's "updated feed-down
+/// fraction in 0–10%: 14 ± 3% (AN v1.1: 12 ± 3%)" judged 0.01, the note's 12 ± 3% given).
+pub fn updating(question: &str, passages: &[grounding::Passage], shown: &[usize]) -> Vec<usize> {
+    let q = focus::phrase_text(&grounding::normalize(question));
+    if !asks_latest(&q) || PAST.iter().any(|w| focus::has_phrase(&q, w)) {
+        return Vec::new();
+    }
+    let segments: Vec<Vec<String>> = shown
+        .iter()
+        .filter_map(|&i| passages.get(i))
+        .map(|p| qualifiers::segments(&p.text))
+        .collect();
+    (0..passages.len())
+        .filter(|j| !shown.contains(j))
+        .filter(|&j| {
+            changes(&passages[j].text)
+                .iter()
+                .any(|c| segments.iter().flatten().any(|s| outdated_by(s, c)))
+        })
+        .collect()
 }
 
 /// An order of `passages` (rank order, the first `first` of them judged first) in which each

@@ -274,3 +274,55 @@ fn a_new_value_in_bold_or_for_a_bin_replaces_the_old_one() {
     // A bin alone after the marker, no value: nothing marked.
     assert_eq!(leads_to("updated", " fraction in 0–10% will follow"), None);
 }
+
+#[test]
+fn a_value_after_the_version_that_gave_it_is_the_old_one() {
+    let pairs = |t: &str| -> Vec<(Value, Value)> {
+        changes(t).into_iter().map(|c| (c.old, c.new)).collect()
+    };
+    // realistic17 HIN-26-046, BTV-26-043, HIG-26-045; realistic2's ARC answers.
+    assert_eq!(
+        pairs("**Updated pT-averaged feed-down fraction in 0–10%: 14 ± 3% (AN v1.1: 12 ± 3%).**"),
+        [(nums(&["12", "3"]), nums(&["14", "3"]))]
+    );
+    assert_eq!(
+        pairs("The 2023 SF in that bin is now **1.13 ± 0.08** (AN v1: 1.18 ± 0.09)."),
+        [(nums(&["1.18", "0.09"]), nums(&["1.13", "0.08"]))]
+    );
+    assert_eq!(
+        pairs("The free tt+B rate parameter is now 1.21 ± 0.09 (AN v1.3: 1.16 ± 0.10)."),
+        [(nums(&["1.16", "0.10"]), nums(&["1.21", "0.09"]))]
+    );
+    assert_eq!(
+        pairs("The peaking B → hh′ expectation becomes 1.1 ± 0.3 events (v3: 0.9 ± 0.3)."),
+        [(nums(&["0.9", "0.3"]), nums(&["1.1", "0.3"]))]
+    );
+    // A version with a date or a section is no old value.
+    assert!(pairs("See the note (v2, 2026-01-22) for details.").is_empty());
+    assert!(pairs("Limits are 3.2 fb (v3, Section 7).").is_empty());
+}
+
+#[test]
+fn a_passage_changing_a_shown_value_is_shown_for_the_value_now() {
+    // realistic17 HIN-26-046-q06: the e-log judged 0.01, the note's old value shown.
+    let an = Passage::of_text(
+        "The Λ yields contain a feed-down contribution from weak decays of Ξ⁻. The pT-averaged feed-down fraction in 0–10% is 12 ± 3%, decreasing to 9% in 50–80%.",
+    );
+    let other = Passage::of_text("The Λ/K0S ratio in 0–10% peaks at 1.62 ± 0.07.");
+    let elog = Passage::of_text(
+        "Redid the feed-down subtraction with the proper Ξ0 efficiency. **Updated pT-averaged feed-down fraction in 0–10%: 14 ± 3% (AN v1.1: 12 ± 3%).**",
+    );
+    let used = [an, other, elog];
+    let q = "non-primary Λ contamination from weak decays, central, latest estimate";
+    assert_eq!(updating(q, &used, &[0]), [2]);
+    // Shown already, no value of a shown passage changed, or not asked for the value now.
+    assert!(updating(q, &used, &[0, 2]).is_empty());
+    assert!(updating(q, &used, &[1]).is_empty());
+    assert!(updating("Λ feed-down fraction, central?", &used, &[0]).is_empty());
+    assert!(updating(
+        "Λ feed-down fraction before the fix, latest AN?",
+        &used,
+        &[0]
+    )
+    .is_empty());
+}
