@@ -87,9 +87,8 @@ fn terms_of(text: &str) -> Terms {
 /// edges of a range ("60" and "70" of "60-70"), the same word spelled without hyphens or with
 /// its Greek letters in ASCII ("e-mu" for "eμ"), one of its other hyphen-joined parts
 /// ("calorimeter" of "forward-calorimeter"), "total" for a word of a sum ([`TOTALS`]), or for
-/// words of
-/// letters, a word it opens ("frag" of "fragmentation": questions abbreviate) or a word of
-/// four letters or more opening it ("veto" of "vetoing").
+/// words of letters, a word it opens ("frag" of "fragmentation": questions abbreviate) or a
+/// word of four letters or more opening it ("veto" of "vetoing").
 fn holds(terms: &Terms, w: &str) -> bool {
     let words = &terms.words;
     let letters = |w: &str| w.chars().all(char::is_alphabetic);

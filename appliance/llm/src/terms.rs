@@ -96,9 +96,11 @@ fn identifier(token: &str) -> bool {
         return !VARIABLE_BASES.contains(&base);
     }
     if token.contains('+') {
-        return token
-            .split('+')
-            .all(|p| p.bytes().all(|c| c.is_ascii_alphabetic()))
+        let part = |p: &str| {
+            p.bytes().all(|c| c.is_ascii_alphabetic())
+                && (p.len() <= 4 || PROCESS_PARTS.contains(&p.to_ascii_lowercase().as_str()))
+        };
+        return token.split('+').all(part)
             && token.bytes().filter(u8::is_ascii_alphabetic).count() >= 4;
     }
     if b[0].is_ascii_alphabetic() && b.iter().any(u8::is_ascii_digit) {
@@ -112,6 +114,30 @@ fn identifier(token: &str) -> bool {
         });
     camel && token.len() >= 5 && !VARIABLE_PREFIXES.iter().any(|p| token.starts_with(p))
 }
+
+/// Words longer than four letters that a process or final state joined by `+` is made of
+/// ("W+jets", "gamma+jets", "photon+jet"); a longer word that is none of them makes the `+`
+/// prose ("ground-state+photon", "ttbar+single top": realistic18 HIG-26-071-q03, realistic16
+/// HIG-26-031-q01).
+const PROCESS_PARTS: &[&str] = &[
+    "jets",
+    "gamma",
+    "photon",
+    "photons",
+    "ttbar",
+    "muon",
+    "muons",
+    "electron",
+    "electrons",
+    "lepton",
+    "leptons",
+    "neutrino",
+    "neutrinos",
+    "gluon",
+    "quark",
+    "quarks",
+    "light",
+];
 
 /// Decorations of a symbol typed as its subscript ("mu_hat", "t_bar").
 const DECORATIONS: &[&str] = &["hat", "bar", "tilde", "prime", "star"];
@@ -139,7 +165,12 @@ fn mentioned(token: &str, squashed: &str) -> bool {
             && token
                 .split('_')
                 .any(|p| identifier(p) && squashed.contains(&squash(p))))
-        || particles(token).is_some_and(|p| squashed.contains(&p))
+        || particles(token).is_some_and(|p| {
+            // "ℓνγ" (a lepton, ℓ read as l) is the final state of "mu+nu+gamma" too.
+            let generic = |p: &str| p.replace("mu", "l").replace('e', "l");
+            squashed.contains(&p)
+                || ((p.contains("mu") || p.contains('e')) && squashed.contains(&generic(&p)))
+        })
 }
 
 /// Leptons and the photon as a question types them, each with its symbol as [`squash`]ed
@@ -149,6 +180,7 @@ const PARTICLES: &[(&[&str], &str)] = &[
     (&["mu", "muon"], "mu"),
     (&["tau", "tauh", "tau_h"], "tau"),
     (&["gamma", "photon"], "gamma"),
+    (&["nu", "neutrino"], "nu"),
 ];
 
 /// A final state of particles joined by `+` ("mu+tau_h", "ele+photon") as notes write it, by
@@ -287,11 +319,10 @@ fn dated_run(token: &str, squashed: &str, lower: &str) -> bool {
 /// The identifiers of `question` ([`identifier`]) that none of `passages` mentions
 /// ([`mentioned`]), writes with a word before its number ([`numbered`]), for an LHC run,
 /// dates by its energy or years ([`dated_run`]), or for anti-kT jets describes by their radius
-/// ([`anti_kt`]); a plural of a numbered name ("AK8s") as its singular; in
-/// question order, each once; then the new particles and phase-space restrictions it names
-/// ([`new_particles`]: "stau", "fiducial") that no passage writes in any of their spellings
-/// ([`writes`]). Empty when the question names
-/// none, or all are mentioned.
+/// ([`anti_kt`]); a plural of a numbered name ("AK8s") as its singular; in question order,
+/// each once; then the new particles and phase-space restrictions it names ([`new_particles`]:
+/// "stau", "fiducial") that no passage writes in any of their spellings ([`writes`]). Empty
+/// when the question names none, or all are mentioned.
 pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut names: Vec<&str> = Vec::new();
     for token in question
@@ -389,16 +420,10 @@ const NEW_PARTICLES: &[(&str, &[&str])] = &[
 /// with ("fid", as physicists write it), each with the spellings notes write them in. A note
 /// that writes none of them measures the quantity in no such region ("fiducial tW xsec at
 /// particle level" of an inclusive measurement, realistic17 TOP-26-044-q09).
-const RESTRICTIONS: &[(&str, &[&str])] = &[
-    (
-        "fiducial",
-        &["fiducial", "particle level", "particle-level", "visible"],
-    ),
-    (
-        "fid",
-        &["fiducial", "particle level", "particle-level", "visible"],
-    ),
-];
+const RESTRICTIONS: &[(&str, &[&str])] = &[("fiducial", FIDUCIAL), ("fid", FIDUCIAL)];
+
+/// How notes write a fiducial region.
+const FIDUCIAL: &[&str] = &["fiducial", "particle level", "particle-level", "visible"];
 
 /// The particles of [`NEW_PARTICLES`] and the restrictions of [`RESTRICTIONS`] `question`
 /// names (a word, or its plural), each with its spellings.
@@ -502,6 +527,19 @@ mod tests {
             unmentioned("ideogram mt for e+jets only?", [fs]),
             ["e+jets"]
         );
+        // A neutrino, and ℓ for the lepton (realistic18 SMP-26-062-q01).
+        let wg = "The fiducial W(→ ℓν)γ → ℓνγ cross section in the electron and muon channels.";
+        assert!(unmentioned("fid xsec from mu+nu+gamma events only?", [wg]).is_empty());
+        assert_eq!(
+            unmentioned("fid xsec from tau+nu+gamma?", [wg]),
+            ["tau+nu+gamma"]
+        );
+        // Prose joined by "+", no name (realistic18 HIG-26-071-q03, realistic16
+        // HIG-26-031-q01); a process with a short part still is one.
+        let q = "what fraction of Higgs→bottomonium-ground-state+photon events survive?";
+        assert!(unmentioned(q, ["H → Υ(1S) γ"]).is_empty());
+        assert!(unmentioned("0j sr ttbar+single top count", ["| Top | 2415 |"]).is_empty());
+        assert_eq!(unmentioned("W+udsg norm?", ["W + light"]), ["W+udsg"]);
     }
 
     #[test]

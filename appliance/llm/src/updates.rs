@@ -88,9 +88,9 @@ const NEW: &[&str] = &[
 const WAS: &[&str] = &["previously", "formerly", "was", "before", "previous", "old"];
 
 /// A value (a unit or noun after it), then in parentheses the version of the note that gave the
-/// old one and that value ("14 ± 3% (an v1.1: 12 ± 3%)", "is now **1.13 ± 0.08** (an v1: 1.18 ±
-/// 0.09)", "1.1 ± 0.3 events (v3: 0.9 ± 0.3)"; lower case,
-/// [`grounding::normalize`]d): each a central value and its uncertainty, if written.
+/// old one and that value ("14 ± 3% (an v1.1: 12 ± 3%)", "is now **1.13 ± 0.08** (an v1: 1.18
+/// ± 0.09)", "1.1 ± 0.3 events (v3: 0.9 ± 0.3)"; lower case, [`grounding::normalize`]d): each
+/// a central value and its uncertainty, if written.
 static VERSIONED: LazyLock<Regex> = LazyLock::new(|| {
     let value = r"(\d+(?:\.\d+)?)(?:\s*±\s*(\d+(?:\.\d+)?))?";
     Regex::new(&format!(
@@ -625,16 +625,10 @@ fn leads_to(marker: &str, rest: &str) -> Option<usize> {
         .iter()
         .filter(|f| matches!(f.value, Value::Numbers(_)))
         .collect();
-    let digit = |c: char| c.is_ascii_digit();
-    let ranged = |f: &Found| {
-        rest[f.end..]
-            .strip_prefix(['–', '-'])
-            .is_some_and(|a| a.starts_with(digit))
-            || rest[..f.start]
-                .strip_suffix(['–', '-'])
-                .is_some_and(|b| b.ends_with(digit))
-    };
-    let start = numbers.iter().find(|f| !ranged(f))?.start;
+    let start = numbers
+        .iter()
+        .find(|f| !range_end(rest, f.start, f.end))?
+        .start;
     let gap = rest[..start]
         .trim_end()
         .trim_end_matches(['(', '[', '*', '_'])
@@ -648,6 +642,18 @@ fn leads_to(marker: &str, rest: &str) -> Option<usize> {
     ((gap.trim_start_matches(['*', '_']).is_empty() && marker == "now")
         || (introduced && words <= 8))
         .then_some(start)
+}
+
+/// Whether the number at `start..end` of `text` is an end of a range ("0" or "10" of "0–10%"):
+/// a dash and a digit after it, or a digit and a dash before it.
+fn range_end(text: &str, start: usize, end: usize) -> bool {
+    let digit = |c: char| c.is_ascii_digit();
+    text[end..]
+        .strip_prefix(['–', '-'])
+        .is_some_and(|a| a.starts_with(digit))
+        || text[..start]
+            .strip_suffix(['–', '-'])
+            .is_some_and(|b| b.ends_with(digit))
 }
 
 /// How many numbers the value at the start of `marked` writes: its central value and the
@@ -701,18 +707,9 @@ fn marked(
     segments: &[String],
     shown: &[&grounding::Passage],
 ) -> Option<Restated> {
-    let digit = |c: char| c.is_ascii_digit();
     let ranged = |n: &str| {
         let at: Vec<(usize, usize)> = grounding::whole_numbers(claim, n).collect();
-        !at.is_empty()
-            && at.iter().all(|&(at, end)| {
-                claim[end..]
-                    .strip_prefix(['–', '-'])
-                    .is_some_and(|a| a.starts_with(digit))
-                    || claim[..at]
-                        .strip_suffix(['–', '-'])
-                        .is_some_and(|b| b.ends_with(digit))
-            })
+        !at.is_empty() && at.iter().all(|&(s, e)| range_end(claim, s, e))
     };
     numbers
         .iter()
@@ -722,11 +719,11 @@ fn marked(
 
 /// The value a segment of `against` gives that the claim gives (`numbers`, in claim order),
 /// and the value a segment of `shown` marks as its replacement: the claim restated with it.
-/// The old value is the run of the claim's numbers a segment writes from `first`, opened by "=", ":", a table's `|`, a list's "," or ";" or a word ("R = (0.672 ±
-/// 0.021 ± 0.036)%", "| 1.14 ± 0.05 |", "1.31 (2022), 1.44 (2023)"); the new one is as many
-/// numbers from where a word of [`NEW`] leads ([`leads_to`]; the old run cut to the count of
-/// the new value's own: [`value_len`]),
-/// each taking the place of the old number in the same position. The marking segment must be
+/// The old value is the run of the claim's numbers a segment writes from `first`, opened by
+/// "=", ":", a table's `|`, a list's "," or ";" or a word ("R = (0.672 ± 0.021 ± 0.036)%", "|
+/// 1.14 ± 0.05 |", "1.31 (2022), 1.44 (2023)"); the new one is as many numbers from where a
+/// word of [`NEW`] leads ([`leads_to`]; the old run cut to the count of the new value's own:
+/// [`value_len`]), each taking the place of the old number in the same position. The marking segment must be
 /// about the same thing ([`same_topic`], or all it names before the word of [`NEW`] is named
 /// by the old value's segment: [`subject_in`]) or write the old value after the new one
 /// ("16.2 pb, to be compared with 16.7 pb", "1.09 ± 0.05 (AN v1: 1.14 ± 0.05)"). For
