@@ -105,7 +105,8 @@ pub enum Verdict {
     /// than the question's ([`qualifiers::other_qualifier`]).
     OtherQualifier,
     /// Dropped without a judge: it writes a number of the passages with another noun than
-    /// they write it with ("14 trees" for "14 input variables", [`counts::other_noun`]).
+    /// they write it with ("14 trees" for "14 input variables", [`counts::other_noun`]), or
+    /// gives a count of a table for a ratio ([`counts::count_for_ratio`]).
     OtherNoun,
     /// Dropped without a judge: the passages write its value only in other rows or columns
     /// of a table than the place the question describes ([`cells::other_cell`]).
@@ -571,7 +572,9 @@ fn steps(
             continue;
         }
         // A number the passages count one thing with, given for another: not shown.
-        if counts::other_noun(question, &claim.claim, &cited) {
+        if counts::other_noun(question, &claim.claim, &cited)
+            || counts::count_for_ratio(question, &claim.claim, &cited)
+        {
             s.verdict = Verdict::OtherNoun;
             continue;
         }

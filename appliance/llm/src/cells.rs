@@ -258,13 +258,15 @@ fn descriptions(question: &str) -> Vec<Description> {
 
 /// A Markdown table: its header cells and body rows' cells (escaped pipes read as pipes).
 #[derive(Debug)]
-struct Table {
-    header: Vec<String>,
-    body: Vec<Vec<String>>,
+pub(crate) struct Table {
+    /// The header row's cells.
+    pub(crate) header: Vec<String>,
+    /// The body rows' cells.
+    pub(crate) body: Vec<Vec<String>>,
 }
 
 /// The Markdown tables of `text`, in order.
-fn tables(text: &str) -> Vec<Table> {
+pub(crate) fn tables(text: &str) -> Vec<Table> {
     // Escaped pipes ("\|η\|") are the cell's text.
     let cells = |line: &str| -> Vec<String> {
         locate::row_cells(&line.replace("\\|", "\u{1}"), "|")

@@ -1,7 +1,7 @@
 //! What a number counts: an answer saying "14 trees" where the notes write "14 input
 //! variables" gives another fact than the one the notes state, with the notes' own number.
 
-use crate::{conditions, focus, grounding, kinds};
+use crate::{cells, conditions, focus, grounding, kinds};
 
 /// Words after a number that name nothing it counts, besides the words of no content
 /// ([`focus::is_filler`]): prepositions and comparatives ("3 times", "12 above", "5 or
@@ -113,6 +113,82 @@ pub fn other_noun(question: &str, claim: &str, cited: &[&grounding::Passage]) ->
     })
 }
 
+/// Words of a question asking for a ratio of some kind, not a count ("Z R_AA for the head-on
+/// decile", "flip prob", "data/sim SF").
+const RATIOS: &[&str] = &[
+    "raa",
+    "r_aa",
+    "ratio",
+    "fraction",
+    "efficiency",
+    "eff",
+    "sf",
+    "scale factor",
+    "probability",
+    "prob",
+    "purity",
+    "acceptance",
+];
+
+/// Words of a question asking for a count.
+const COUNTED: &[&str] = &[
+    "how many",
+    "number of",
+    "yield",
+    "yields",
+    "candidates",
+    "cands",
+    "events",
+    "evts",
+    "count",
+    "counts",
+    "entries",
+];
+
+/// Words of a table column's header holding counts ("Z → μμ candidates", "Events").
+const COUNT_HEADERS: &[&str] = &[
+    "candidates",
+    "events",
+    "yield",
+    "yields",
+    "entries",
+    "count",
+    "counts",
+];
+
+/// Whether `claim` gives, for a question asking for a ratio ([`RATIOS`], and no count:
+/// [`COUNTED`]), a number the cited passages write only in table columns of counts
+/// ([`COUNT_HEADERS`]): a count read for a ratio (realistic18 HIN-26-077-q01: "Z R_AA for the
+/// head-on decile" answered with 2600 Z → μμ candidates).
+pub fn count_for_ratio(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
+    let q = focus::phrase_text(&grounding::normalize(question));
+    let has = |t: &str, words: &[&str]| words.iter().any(|w| focus::has_phrase(t, w));
+    if !has(&q, RATIOS) || has(&q, COUNTED) {
+        return false;
+    }
+    let numbers = grounding::claimed_numbers(claim, question);
+    numbers.iter().any(|n| {
+        let mut in_counts = 0;
+        let mut total = 0;
+        for p in cited {
+            total += grounding::whole_numbers(&grounding::normalize(&p.text), n).count();
+            for table in cells::tables(&p.text) {
+                for row in &table.body {
+                    for (c, cell) in row.iter().enumerate() {
+                        let header = table.header.get(c).map(|h| h.to_lowercase());
+                        let counts = c > 0 && header.is_some_and(|h| has(&h, COUNT_HEADERS));
+                        if counts {
+                            in_counts +=
+                                grounding::whole_numbers(&grounding::normalize(cell), n).count();
+                        }
+                    }
+                }
+            }
+        }
+        total > 0 && in_counts == total
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +210,34 @@ mod tests {
         let q2 = "How many inputs does the BDT read?";
         assert!(!other_noun(q2, "It reads 14 input variables.", &[&p]));
         assert!(!other_noun(q2, "The BDT uses 14 variables.", &[&p]));
+    }
+
+    #[test]
+    fn a_count_does_not_answer_for_a_ratio() {
+        // realistic18 HIN-26-077-q01: the candidates' column read for the R_AA.
+        let p = Passage::of_text(
+            "| Centrality class | Z → μμ candidates | Z → ee candidates |\n|---|---|---|\n| 0–10% | 7832 | 3970 |\n| 30–50% | 2600 | 1320 |\n\nThe R_AA in 30–50% is 1.01 ± 0.04.",
+        );
+        let q = "Z R_AA for the head-on decile?";
+        assert!(count_for_ratio(
+            q,
+            "The head-on decile of Z R_AA candidates is 2600.",
+            &[&p]
+        ));
+        assert!(!count_for_ratio(q, "It is 1.01 ± 0.04.", &[&p]));
+        // Asked for a count, or the number written elsewhere too.
+        assert!(!count_for_ratio(
+            "how many Z→μμ candidates in 30-50%?",
+            "2600.",
+            &[&p]
+        ));
+        assert!(count_for_ratio(
+            "fraction of dimuon Zs in 30-50?",
+            "1320 of them.",
+            &[&p]
+        ));
+        let also = Passage::of_text("The ratio of the 30–50% yields is 2600/1320.");
+        assert!(!count_for_ratio(q, "It is 2600.", &[&p, &also]));
     }
 
     #[test]
