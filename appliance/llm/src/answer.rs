@@ -432,9 +432,12 @@ fn steps(
             out.refusal = Some(Refusal::NotRelevant);
             return Ok(out);
         };
-        // A passage saying a shown value was changed is shown beside it, for the value now.
-        let later = updates::updating(question, &used, &shown);
-        shown.extend(later);
+        // A passage saying a shown value was changed is shown beside it, as the paragraph
+        // saying so, for the value now.
+        for (j, paragraph) in updates::updating(question, passages, &used, &shown) {
+            used[j].text = paragraph;
+            shown.push(j);
+        }
         shown
     } else {
         (0..used.len()).collect()

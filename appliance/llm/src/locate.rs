@@ -290,7 +290,7 @@ fn join(n: usize, kept: &[(usize, String)], sep: &str) -> String {
 /// of fewer than [`MIN_WORDS`] words read with the blocks after it (the last short one with
 /// the paragraph before it). A chunk's heading line thus stays with its first paragraph, and
 /// the one-line blocks of some PDF pages make paragraphs of several lines.
-fn paragraphs(text: &str) -> Vec<&str> {
+pub(crate) fn paragraphs(text: &str) -> Vec<&str> {
     let words = |r: &(usize, usize)| text[r.0..r.1].split_whitespace().count();
     let mut merged: Vec<(usize, usize)> = Vec::new();
     let mut open = false; // the last paragraph still holds fewer than MIN_WORDS words

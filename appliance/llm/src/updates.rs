@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::{focus, grounding, kinds, qualifiers};
+use crate::{focus, grounding, kinds, locate, qualifiers};
 
 /// Past forms that make "from A to B" a change made to the analysis, not a range ("masses
 /// from 1 to 20 GeV") nor an effect ("the density rises from 270 to 390").
@@ -819,27 +819,37 @@ fn outdated_by(s: &str, c: &Change) -> bool {
         && same_topic(s, &c.segment)
 }
 
-/// The passages of `passages` outside `shown` that state a change ([`changes`]) of a value a
-/// shown passage gives, for a question asking for the value as it stands now ([`LATEST`], not
-/// for an earlier one): shown beside the old value whatever the judge said of them, as the old
-/// value alone reads as current (realistic17 HIN-26-046-q06: the e-log's "updated feed-down
-/// fraction in 0–10%: 14 ± 3% (AN v1.1: 12 ± 3%)" judged 0.01, the note's 12 ± 3% given).
-pub fn updating(question: &str, passages: &[grounding::Passage], shown: &[usize]) -> Vec<usize> {
+/// The passages outside `shown` (indexes of `used`, the passages as cut for the prompt) whose
+/// whole text (`passages`, in the same order) states a change ([`changes`]) of a value a shown
+/// passage gives, each with the paragraph stating it ([`locate::paragraphs`]), for a question
+/// asking for the value as it stands now ([`LATEST`], not for an earlier one): shown beside
+/// the old value whatever the judge said of them, as the old value alone reads as current, and
+/// as that paragraph, which the cut for the question's words may have left out (realistic17
+/// HIN-26-046-q06: the e-log's "updated feed-down fraction in 0–10%: 14 ± 3% (AN v1.1: 12 ±
+/// 3%)" judged 0.01, the note's 12 ± 3% given).
+pub fn updating(
+    question: &str,
+    passages: &[grounding::Passage],
+    used: &[grounding::Passage],
+    shown: &[usize],
+) -> Vec<(usize, String)> {
     let q = focus::phrase_text(&grounding::normalize(question));
     if !asks_latest(&q) || PAST.iter().any(|w| focus::has_phrase(&q, w)) {
         return Vec::new();
     }
-    let segments: Vec<Vec<String>> = shown
+    let segments: Vec<String> = shown
         .iter()
-        .filter_map(|&i| passages.get(i))
-        .map(|p| qualifiers::segments(&p.text))
+        .filter_map(|&i| used.get(i))
+        .flat_map(|p| qualifiers::segments(&p.text))
         .collect();
-    (0..passages.len())
+    let outdates = |c: &Change| segments.iter().any(|s| outdated_by(s, c));
+    (0..used.len().min(passages.len()))
         .filter(|j| !shown.contains(j))
-        .filter(|&j| {
-            changes(&passages[j].text)
-                .iter()
-                .any(|c| segments.iter().flatten().any(|s| outdated_by(s, c)))
+        .filter_map(|j| {
+            locate::paragraphs(&passages[j].text)
+                .into_iter()
+                .find(|p| changes(p).iter().any(outdates))
+                .map(|p| (j, p.to_string()))
         })
         .collect()
 }

@@ -304,25 +304,27 @@ fn a_value_after_the_version_that_gave_it_is_the_old_one() {
 
 #[test]
 fn a_passage_changing_a_shown_value_is_shown_for_the_value_now() {
-    // realistic17 HIN-26-046-q06: the e-log judged 0.01, the note's old value shown.
+    // realistic17 HIN-26-046-q06: the e-log judged 0.01, the note's old value shown; the cut
+    // for the question's words kept another entry of the e-log.
     let an = Passage::of_text(
         "The Λ yields contain a feed-down contribution from weak decays of Ξ⁻. The pT-averaged feed-down fraction in 0–10% is 12 ± 3%, decreasing to 9% in 50–80%.",
     );
     let other = Passage::of_text("The Λ/K0S ratio in 0–10% peaks at 1.62 ± 0.07.");
-    let elog = Passage::of_text(
-        "Redid the feed-down subtraction with the proper Ξ0 efficiency. **Updated pT-averaged feed-down fraction in 0–10%: 14 ± 3% (AN v1.1: 12 ± 3%).**",
-    );
-    let used = [an, other, elog];
+    let entry = "**3 Feb — R. Iyer**\nRedid the feed-down subtraction with the proper Ξ0 efficiency. **Updated pT-averaged feed-down fraction in 0–10%: 14 ± 3% (AN v1.1: 12 ± 3%).** The correction is applied as a function of pT, so the Λ spectra change by −1% to −3% between 1 and 6 GeV.";
+    let first = "**21 Jan — R. Iyer**\nQuestion from the conveners at the last PAG meeting: the Λ feed-down correction assumes Ξ0 = Ξ⁻ for the weak decays, but the efficiency of secondary Λ from Ξ0 was taken from the Ξ⁻ MC sample, and these differ.";
+    let elog = Passage::of_text(&format!("{first}\n\n{entry}"));
+    let cut = Passage::of_text(first);
+    let passages = [an.clone(), other.clone(), elog];
+    let used = [an, other, cut];
     let q = "non-primary Λ contamination from weak decays, central, latest estimate";
-    assert_eq!(updating(q, &used, &[0]), [2]);
+    assert_eq!(
+        updating(q, &passages, &used, &[0]),
+        [(2, entry.to_string())]
+    );
     // Shown already, no value of a shown passage changed, or not asked for the value now.
-    assert!(updating(q, &used, &[0, 2]).is_empty());
-    assert!(updating(q, &used, &[1]).is_empty());
-    assert!(updating("Λ feed-down fraction, central?", &used, &[0]).is_empty());
-    assert!(updating(
-        "Λ feed-down fraction before the fix, latest AN?",
-        &used,
-        &[0]
-    )
-    .is_empty());
+    assert!(updating(q, &passages, &used, &[0, 2]).is_empty());
+    assert!(updating(q, &passages, &used, &[1]).is_empty());
+    let asked = |q: &str| updating(q, &passages, &used, &[0]);
+    assert!(asked("Λ feed-down fraction, central?").is_empty());
+    assert!(asked("Λ feed-down fraction before the fix, latest AN?").is_empty());
 }
