@@ -73,7 +73,8 @@ fn squash(text: &str) -> String {
 
 /// Whether `token` (ASCII letters, digits, `_` and `+`, none at either end) is an identifier:
 /// - a name with an underscore (C_rn, V_eN, HLT_IsoMu24), unless a kinematic variable's;
-/// - letters joined by `+` (W+jets), four letters or more;
+/// - letters joined by `+` (W+jets), four letters or more, each part of four letters at most
+///   or a word processes are made of ([`PROCESS_PARTS`]);
 /// - a word starting with a letter that has a digit (GN2v01, DL1r, Pythia8, Run3);
 /// - a camel-case word of five characters or more (DeepTau, EvtGen, XGBoost), unless a
 ///   kinematic variable's (pTmiss). Shorter ones are process names (ttH, ggF) that notes
