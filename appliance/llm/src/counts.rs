@@ -160,7 +160,7 @@ const COUNT_HEADERS: &[&str] = &[
 /// [`COUNTED`]), a number the cited passages write only in table columns of counts
 /// ([`COUNT_HEADERS`]): a count read for a ratio (realistic18 HIN-26-077-q01: "Z R_AA for the
 /// head-on decile" answered with 2600 Z → μμ candidates).
-pub fn count_for_ratio(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
+pub(crate) fn count_for_ratio(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
     let q = focus::phrase_text(&grounding::normalize(question));
     let has = |t: &str, words: &[&str]| words.iter().any(|w| focus::has_phrase(t, w));
     if !has(&q, RATIOS) || has(&q, COUNTED) {

@@ -827,7 +827,7 @@ fn outdated_by(s: &str, c: &Change) -> bool {
 /// as that paragraph, which the cut for the question's words may have left out (realistic17
 /// HIN-26-046-q06: the e-log's "updated feed-down fraction in 0–10%: 14 ± 3% (AN v1.1: 12 ±
 /// 3%)" judged 0.01, the note's 12 ± 3% given).
-pub fn updating(
+pub(crate) fn updating(
     question: &str,
     passages: &[grounding::Passage],
     used: &[grounding::Passage],
