@@ -269,9 +269,8 @@ const SCALE_FACTOR: &[&str] = &[
     "data/sim",
 ];
 
-/// Words of a question asking for an uncertainty, a variation or, with "how" ("how far off is
-/// the SF?"), a degree: of any kind, where a scale factor itself is a ratio.
-const UNCERTAINTY: &[&str] = &[
+/// Words of an uncertainty, as questions write them ("unc", "syst").
+pub(crate) const UNCERTAINTY_WORDS: &[&str] = &[
     "unc",
     "uncert",
     "uncertainty",
@@ -283,6 +282,11 @@ const UNCERTAINTY: &[&str] = &[
     "systematic",
     "systematics",
     "stat",
+];
+
+/// Besides [`UNCERTAINTY_WORDS`], words of a question asking for a variation or, with "how"
+/// ("how far off is the SF?"), a degree: of any kind, where a scale factor itself is a ratio.
+const VARIATION: &[&str] = &[
     "precision",
     "shift",
     "shifts",
@@ -359,7 +363,8 @@ pub fn asked(question: &str) -> Option<Vec<Kind>> {
         kinds.extend([Kind::Luminosity, Kind::Percent, Kind::Plain]);
     }
     // A scale factor is a ratio, not its uncertainty ("SF unc" may be a percentage).
-    if SCALE_FACTOR.iter().any(has) && !words.iter().any(|w| UNCERTAINTY.contains(w)) {
+    let varies = |w: &&str| UNCERTAINTY_WORDS.contains(w) || VARIATION.contains(w);
+    if SCALE_FACTOR.iter().any(has) && !words.iter().any(varies) {
         kinds.push(Kind::Plain);
     }
     (!kinds.is_empty()).then_some(kinds)
