@@ -166,25 +166,27 @@ pub(crate) fn count_for_ratio(question: &str, claim: &str, cited: &[&grounding::
     if !has(&q, RATIOS) || has(&q, COUNTED) {
         return false;
     }
-    let numbers = grounding::claimed_numbers(claim, question);
-    numbers.iter().any(|n| {
-        let mut in_counts = 0;
-        let mut total = 0;
-        for p in cited {
-            total += grounding::whole_numbers(&grounding::normalize(&p.text), n).count();
-            for table in cells::tables(&p.text) {
-                for row in &table.body {
-                    for (c, cell) in row.iter().enumerate() {
-                        let header = table.header.get(c).map(|h| h.to_lowercase());
-                        let counts = c > 0 && header.is_some_and(|h| has(&h, COUNT_HEADERS));
-                        if counts {
-                            in_counts +=
-                                grounding::whole_numbers(&grounding::normalize(cell), n).count();
-                        }
-                    }
-                }
-            }
-        }
+    // Each passage read once: its text and its cells under a header of counts, normalised.
+    let read: Vec<(String, Vec<String>)> = cited
+        .iter()
+        .map(|p| {
+            let counts = cells::tables(&p.text).into_iter().flat_map(|t| {
+                let columns: Vec<bool> = (t.header.iter().enumerate())
+                    .map(|(c, h)| c > 0 && has(&h.to_lowercase(), COUNT_HEADERS))
+                    .collect();
+                t.body
+                    .into_iter()
+                    .flat_map(|row| row.into_iter().enumerate())
+                    .filter(move |(c, _)| columns.get(*c).copied().unwrap_or(false))
+                    .map(|(_, cell)| grounding::normalize(&cell))
+            });
+            (grounding::normalize(&p.text), counts.collect())
+        })
+        .collect();
+    grounding::claimed_numbers(claim, question).iter().any(|n| {
+        let count = |t: &String| grounding::whole_numbers(t, n).count();
+        let total: usize = read.iter().map(|(text, _)| count(text)).sum();
+        let in_counts: usize = read.iter().flat_map(|(_, cells)| cells).map(count).sum();
         total > 0 && in_counts == total
     })
 }
