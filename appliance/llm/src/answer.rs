@@ -106,7 +106,7 @@ pub enum Verdict {
     OtherQualifier,
     /// Dropped without a judge: it writes a number of the passages with another noun than
     /// they write it with ("14 trees" for "14 input variables", [`counts::other_noun`]), or
-    /// gives a count of a table for a ratio ([`counts::count_for_ratio`]).
+    /// gives a count of a table for a ratio ([`counts::miscounted`]).
     OtherNoun,
     /// Dropped without a judge: the passages write its value only in other rows or columns
     /// of a table than the place the question describes ([`cells::other_cell`]).
@@ -575,9 +575,7 @@ fn steps(
             continue;
         }
         // A number the passages count one thing with, given for another: not shown.
-        if counts::other_noun(question, &claim.claim, &cited)
-            || counts::count_for_ratio(question, &claim.claim, &cited)
-        {
+        if counts::miscounted(question, &claim.claim, &cited) {
             s.verdict = Verdict::OtherNoun;
             continue;
         }

@@ -113,6 +113,12 @@ pub fn other_noun(question: &str, claim: &str, cited: &[&grounding::Passage]) ->
     })
 }
 
+/// Whether `claim` gives a number of the cited passages for something else than they write it
+/// for: with another noun ([`other_noun`]), or a count for a ratio ([`count_for_ratio`]).
+pub(crate) fn miscounted(question: &str, claim: &str, cited: &[&grounding::Passage]) -> bool {
+    other_noun(question, claim, cited) || count_for_ratio(question, claim, cited)
+}
+
 /// Words of a question asking for a ratio of some kind, not a count ("Z R_AA for the head-on
 /// decile", "flip prob", "data/sim SF").
 const RATIOS: &[&str] = &[

@@ -79,8 +79,7 @@ fn refusing(question: &str, claim: &str, cited: &[Passage]) -> Vec<&'static str>
     if qualifiers::other_qualifier(question, claim, &refs) {
         out.push("other qualifier");
     }
-    if counts::other_noun(question, claim, &refs) || counts::count_for_ratio(question, claim, &refs)
-    {
+    if counts::miscounted(question, claim, &refs) {
         out.push("other noun");
     }
     if cells::other_cell(question, claim, &texts) {
