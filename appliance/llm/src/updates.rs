@@ -105,14 +105,11 @@ fn versioned(t: &str) -> Vec<(Value, Value)> {
     VERSIONED
         .captures_iter(t)
         .map(|c| {
-            let n = |i: usize| c.get(i).map(|m| m.as_str().to_string());
-            let (mut new, mut old) = (
-                vec![n(1).unwrap_or_default()],
-                vec![n(3).unwrap_or_default()],
-            );
-            if let (Some(a), Some(b)) = (n(2), n(4)) {
-                new.push(a);
-                old.push(b);
+            // Groups 1 and 3 (the central values) are in every match.
+            let (mut new, mut old) = (vec![c[1].to_string()], vec![c[3].to_string()]);
+            if let (Some(a), Some(b)) = (c.get(2), c.get(4)) {
+                new.push(a.as_str().to_string());
+                old.push(b.as_str().to_string());
             }
             (Value::Numbers(old), Value::Numbers(new))
         })
