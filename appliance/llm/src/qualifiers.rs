@@ -155,11 +155,35 @@ const SPECIES: &[&[&str]] = &[
     &["ω", "omega", "omegas"],
 ];
 
+/// The boson a decay is of, a group like [`SPECIES`]: "Z → Υ(1S)γ" is not "H → Υ(1S)γ" (a
+/// search for rare decays of both tables each channel's efficiency and limit per parent). Only
+/// spellings that make the boson a parent or name it whole are listed, not a bare "h" or "z"
+/// (H_T, a z coordinate), and the claim's words are not judged by it: a question about H → ZZ
+/// may be answered by a sentence about its Z → ℓℓ candidates.
+const PARENTS: &[&[&str]] = &[
+    &[
+        "higgs", "h →", "h→", "h ->", "h->", "h to", "h(125)", "h125",
+    ],
+    &[
+        "z →", "z→", "z ->", "z->", "z to", "z boson", "z bosons", "z-boson",
+    ],
+];
+
+/// Whether `text` writes the spelling `p` as whole words; a spelling ending in an arrow
+/// ("h→") may be followed by anything ("h→j/ψγ").
+fn writes(text: &str, p: &str) -> bool {
+    if p.ends_with('→') || p.ends_with("->") {
+        grounding::occurs(text, p, char::is_alphanumeric, |_| false)
+    } else {
+        focus::has_phrase(text, p)
+    }
+}
+
 /// Whether `text` ([`focus::phrase_text`]) names a member with these spellings; a muon also
 /// as "μ" before a digit (the "μ3p" channel of a muon and three prongs), the calorimeter's
 /// barrel and endcap also by their |η| edges ([`eta_region`]: a column "0.8-1.4442").
 fn names(text: &str, member: &[&str]) -> bool {
-    member.iter().any(|p| focus::has_phrase(text, p))
+    member.iter().any(|p| writes(text, p))
         || (member.contains(&"μ")
             && text.match_indices('μ').any(|(i, _)| {
                 !text[..i].ends_with(char::is_alphanumeric)
@@ -411,35 +435,37 @@ pub fn other_qualifier(question: &str, claim: &str, cited: &[&grounding::Passage
         return false;
     }
     let groups = GROUPS.iter().chain(MEANS_GROUPS).map(|g| (g, true));
-    groups.chain([(&SPECIES, false)]).any(|(group, splits)| {
-        let Some(a) = asked_member(&q, group) else {
-            return false;
-        };
-        let other = |s: &String| group.iter().enumerate().any(|(i, m)| i != a && names(s, m));
-        // A split by the group's members ("171.71 GeV in the muon channel and 171.97 GeV in
-        // the electron channel") has the asked member's own value.
-        let split = || {
-            segments.iter().any(|s| {
-                names(s, group[a])
-                    && other(s)
-                    && kinds::values("", s)
-                        .iter()
-                        .any(|(n, _)| !asserted.contains(n))
-            })
-        };
-        // Asked for another member than the one an unqualified value is ([`unqualified`]).
-        let not_default = unqualified(group).is_some_and(|d| d != a);
-        writing
-            .iter()
-            .all(|s| !names(s, group[a]) && (other(s) || (not_default && observed_by_default(s))))
-            || (splits
+    groups
+        .chain([(&SPECIES, false), (&PARENTS, false)])
+        .any(|(group, splits)| {
+            let Some(a) = asked_member(&q, group) else {
+                return false;
+            };
+            let other = |s: &String| group.iter().enumerate().any(|(i, m)| i != a && names(s, m));
+            // A split by the group's members ("171.71 GeV in the muon channel and 171.97 GeV in
+            // the electron channel") has the asked member's own value.
+            let split = || {
+                segments.iter().any(|s| {
+                    names(s, group[a])
+                        && other(s)
+                        && kinds::values("", s)
+                            .iter()
+                            .any(|(n, _)| !asserted.contains(n))
+                })
+            };
+            // Asked for another member than the one an unqualified value is ([`unqualified`]).
+            let not_default = unqualified(group).is_some_and(|d| d != a);
+            writing.iter().all(|s| {
+                !names(s, group[a]) && (other(s) || (not_default && observed_by_default(s)))
+            }) || (splits
                 && writing.iter().all(|s| !group.iter().any(|m| names(s, m)))
                 && unqualified(group) != Some(a)
                 && split())
-    }) || (LIMIT.iter().any(|p| focus::has_phrase(&q, p))
-        && writing
-            .iter()
-            .all(|s| asserted.iter().any(|n| measured(s, n))))
+        })
+        || (LIMIT.iter().any(|p| focus::has_phrase(&q, p))
+            && writing
+                .iter()
+                .all(|s| asserted.iter().any(|n| measured(s, n))))
         || conditions::other(&q, &asserted, &writing)
 }
 
@@ -475,12 +501,7 @@ fn asked_member(question: &str, group: &[&[&str]]) -> Option<usize> {
     // spelling of another ("mu" of "e-mu") is not named.
     let written: Vec<Vec<&str>> = group
         .iter()
-        .map(|m| {
-            m.iter()
-                .copied()
-                .filter(|p| focus::has_phrase(&question, p))
-                .collect()
-        })
+        .map(|m| m.iter().copied().filter(|p| writes(&question, p)).collect())
         .collect();
     let inside_other = |i: usize| {
         written[i].iter().all(|p| {

@@ -483,3 +483,56 @@ fn a_strange_hadron_is_a_qualifier() {
         &[&b]
     ));
 }
+
+#[test]
+fn the_parent_boson_is_a_qualifier() {
+    // realistic18 HIG-26-071-q08 and q07: the H channel's efficiency and limit for the Z's.
+    let eff = passage(
+        "| Channel | Signal efficiency |\n|---|---|\n| H → J/ψ γ | 23.4% |\n| H → Υ(1S) γ | 26.8% |\n| Z → J/ψ γ | 11.9% |",
+    );
+    let q = "sig eff for the Z→Υ(1S)γ mode?";
+    assert!(other_qualifier(
+        q,
+        "The signal efficiency for Υ(1S) γ is 26.8%.",
+        &[&eff]
+    ));
+    assert!(!other_qualifier(
+        "what fraction of Higgs→bottomonium-ground-state+photon events survive all selection?",
+        "26.8% of the events survive.",
+        &[&eff]
+    ));
+    assert!(!other_qualifier(
+        "Z to J/psi gamma efficiency?",
+        "It is 11.9%.",
+        &[&eff]
+    ));
+    let lim = passage(
+        "| Decay | Expected | Observed |\n|---|---|---|\n| H → ψ(2S) γ | 7.9 × 10⁻⁴ | 6.8 × 10⁻⁴ |\n| Z→J/ψγ | 1.05 × 10⁻⁶ | 1.28 × 10⁻⁶ |",
+    );
+    assert!(other_qualifier(
+        "UL on Z→ψ(2S)γ?",
+        "The observed upper limit is 6.8 × 10⁻⁴.",
+        &[&lim]
+    ));
+    assert!(!other_qualifier(
+        "obs UL on Z->J/psi gamma?",
+        "The observed limit is 1.28 × 10⁻⁶.",
+        &[&lim]
+    ));
+    // A sentence naming no boson stands; so does an H → ZZ question answered about its Zs, and
+    // a scalar sum H_T is no Higgs boson.
+    let zz = passage(
+        "In H → ZZ → 4ℓ events the on-shell Z → ℓℓ candidate must satisfy 40 < m < 120 GeV. The signal strength is μ = 1.01 ± 0.11.",
+    );
+    assert!(!other_qualifier(
+        "H→ZZ mass window for the on-shell Z?",
+        "The Z → ℓℓ candidate must have 40 < m < 120 GeV.",
+        &[&zz]
+    ));
+    let ht = passage("For H_T > 1000 GeV the Z → νν yield is 340 ± 20.");
+    assert!(!other_qualifier(
+        "Z→νν yield at high HT?",
+        "The yield is 340 ± 20.",
+        &[&ht]
+    ));
+}
