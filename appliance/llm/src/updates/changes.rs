@@ -1,0 +1,414 @@
+//! Changes a passage states: the value before and the value after ("from A to B", "now B
+//! (previously A)", "B (AN v1: A)"), read segment by segment.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::{focus, grounding, qualifiers};
+
+/// Past forms that make "from A to B" a change made to the analysis, not a range ("masses
+/// from 1 to 20 GeV") nor an effect ("the density rises from 270 to 390").
+const CHANGED: &[&str] = &[
+    "changed",
+    "raised",
+    "lowered",
+    "widened",
+    "narrowed",
+    "tightened",
+    "loosened",
+    "relaxed",
+    "updated",
+    "redefined",
+    "revised",
+    "corrected",
+    "moved",
+    "increased",
+    "decreased",
+    "reduced",
+    "shifted",
+    "switched",
+    "bumped",
+];
+
+/// Words of a question about an earlier state or about the change itself: its answer may be
+/// the old value.
+pub(super) const PAST: &[&str] = &[
+    "previous",
+    "previously",
+    "before",
+    "originally",
+    "original",
+    "old",
+    "older",
+    "earlier",
+    "initially",
+    "initial",
+    "formerly",
+    "prior",
+    "used to",
+    "version",
+    "change",
+    "changed",
+    "changes",
+    "history",
+];
+
+/// Words of a question asking for a value as it stands now ("latest", "current", "these
+/// days"): its answer is the value a later passage gives in place of an earlier one.
+pub(super) const LATEST: &[&str] = &[
+    "latest",
+    "current",
+    "currently",
+    "now",
+    "newest",
+    "updated",
+    "these days",
+    "today",
+    "most recent",
+];
+
+/// Words marking the value after them as one replacing an earlier value ("the integrated
+/// ratio is now 0.663", "New data/simulation ratio: 1.09 ± 0.05", "The updated prediction is
+/// 16.2 pb").
+pub(super) const NEW: &[&str] = &[
+    "now",
+    "new",
+    "newest",
+    "updated",
+    "latest",
+    "revised",
+    "corrected",
+    "replaces",
+    "supersedes",
+];
+
+/// Words after an opening parenthesis that give the old value: "380 GeV (previously 400 GeV)".
+const WAS: &[&str] = &["previously", "formerly", "was", "before", "previous", "old"];
+
+/// A value (a unit or noun after it), then in parentheses the version of the note that gave the
+/// old one and that value ("14 ± 3% (an v1.1: 12 ± 3%)", "is now **1.13 ± 0.08** (an v1: 1.18
+/// ± 0.09)", "1.1 ± 0.3 events (v3: 0.9 ± 0.3)"; lower case, [`grounding::normalize`]d): each
+/// a central value and its uncertainty, if written.
+static VERSIONED: LazyLock<Regex> = LazyLock::new(|| {
+    let value = r"(\d+(?:\.\d+)?)(?:\s*±\s*(\d+(?:\.\d+)?))?";
+    Regex::new(&format!(
+        r"{value}(?:\s*[\p{{L}}%][\p{{L}}\d%/-]*)?\s*(?:\*\*)?\s*\((?:the )?(?:an |note |twiki |paper |pas )?v\d+(?:\.\d+)*\s*:\s*{value}"
+    ))
+    .expect("versioned value pattern")
+});
+
+/// The changes [`VERSIONED`] reads in `t`: the old value, then the new one, each its central
+/// value and, where both write one, its uncertainty.
+fn versioned(t: &str) -> Vec<(Value, Value)> {
+    VERSIONED
+        .captures_iter(t)
+        .map(|c| {
+            // Groups 1 and 3 (the central values) are in every match.
+            let (mut new, mut old) = (vec![c[1].to_string()], vec![c[3].to_string()]);
+            if let (Some(a), Some(b)) = (c.get(2), c.get(4)) {
+                new.push(a.as_str().to_string());
+                old.push(b.as_str().to_string());
+            }
+            (Value::Numbers(old), Value::Numbers(new))
+        })
+        .collect()
+}
+
+/// A value as the change parser reads it: numbers (one, or an interval's two; digits without
+/// sign) or a name with letters and digits ("gn2v01"), lower case.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Value {
+    Numbers(Vec<String>),
+    Name(String),
+}
+
+impl Value {
+    /// Same type and, for numbers, as many.
+    pub(super) fn pairs_with(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Numbers(a), Value::Numbers(b)) => a.len() == b.len() && a != b,
+            (Value::Name(a), Value::Name(b)) => a != b,
+            _ => false,
+        }
+    }
+
+    /// Its numbers (none for a name).
+    pub(super) fn numbers(&self) -> &[String] {
+        match self {
+            Value::Numbers(ns) => ns,
+            Value::Name(_) => &[],
+        }
+    }
+
+    /// Its values: the numbers, or the name.
+    pub(super) fn items(&self) -> &[String] {
+        match self {
+            Value::Numbers(ns) => ns,
+            Value::Name(n) => std::slice::from_ref(n),
+        }
+    }
+
+    /// Whether segment `s` writes `item`, one of its values: a number standing alone, a name
+    /// as a whole word.
+    pub(super) fn written_in(&self, s: &str, item: &str) -> bool {
+        match self {
+            Value::Numbers(_) => grounding::has_number(s, item),
+            Value::Name(_) => focus::has_phrase(s, item),
+        }
+    }
+}
+
+/// A value found in a text, with its byte range.
+#[derive(Debug, Clone)]
+pub(super) struct Found {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) value: Value,
+}
+
+/// A change a passage states: the value before and the value after it, and the segment that
+/// states it ([`qualifiers::segments`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Change {
+    pub(super) old: Value,
+    pub(super) new: Value,
+    pub(super) segment: String,
+}
+
+pub(super) fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Digits with a decimal part at the start of `s`: their length.
+pub(super) fn digits(s: &str) -> usize {
+    let len = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    s[..len].trim_end_matches('.').len()
+}
+
+/// A number at the start of `s` (a sign dropped), not followed by a letter: its digits and
+/// the length read.
+fn number(s: &str) -> Option<(String, usize)> {
+    let sign = usize::from(s.starts_with(['+', '-']));
+    let len = digits(&s[sign..]);
+    if len == 0 || s[sign + len..].chars().next().is_some_and(is_word) {
+        return None;
+    }
+    Some((s[sign..sign + len].to_string(), sign + len))
+}
+
+/// An interval "[a, b]" or "(a, b)" at the start of `s`: its two numbers and the length read.
+fn interval(s: &str) -> Option<(Vec<String>, usize)> {
+    let close = match s.chars().next()? {
+        '[' => ']',
+        '(' => ')',
+        _ => return None,
+    };
+    let mut at = 1;
+    let mut out = Vec::new();
+    for sep in [[',', ';'], [close, close]] {
+        at += s[at..].len() - s[at..].trim_start().len();
+        let (n, len) = number(&s[at..])?;
+        out.push(n);
+        at += len;
+        at += s[at..].len() - s[at..].trim_start().len();
+        if !s[at..].starts_with(sep) {
+            return None;
+        }
+        at += 1;
+    }
+    Some((out, at))
+}
+
+/// A name at the start of `s`: a word of ASCII letters, digits, `_` and inner `-`, three
+/// characters or more, starting with a letter and holding a digit ("gn2v01", "hlt_isomu24").
+fn name(s: &str) -> Option<(String, usize)> {
+    let len = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(s.len());
+    let w = s[..len].trim_end_matches('-');
+    let ok = w.len() >= 3
+        && w.starts_with(|c: char| c.is_ascii_alphabetic())
+        && w.chars().any(|c| c.is_ascii_digit());
+    ok.then(|| (w.to_string(), w.len()))
+}
+
+/// The values written in `t`, in order.
+pub(super) fn scan(t: &str) -> Vec<Found> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        let rest = &t[i..];
+        let boundary = !t[..i].chars().next_back().is_some_and(is_word);
+        let read = boundary
+            .then(|| {
+                interval(rest)
+                    .map(|(n, len)| (Value::Numbers(n), len))
+                    .or_else(|| number(rest).map(|(n, len)| (Value::Numbers(vec![n]), len)))
+                    .or_else(|| name(rest).map(|(n, len)| (Value::Name(n), len)))
+            })
+            .flatten();
+        match read {
+            Some((value, len)) => {
+                out.push(Found {
+                    start: i,
+                    end: i + len,
+                    value,
+                });
+                i += len;
+            }
+            None => i += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    out
+}
+
+/// `gap` without a leading unit word ("gev to" → "to"): a word of no digits that is a unit.
+fn after_unit(gap: &str) -> &str {
+    let g = gap.trim_start();
+    let end = g.find(char::is_whitespace).unwrap_or(g.len());
+    if crate::kinds::is_unit(&g[..end]) {
+        g[end..].trim_start()
+    } else {
+        g
+    }
+}
+
+/// Whether `gap` (between a word and the value after it) holds nothing but an article, a
+/// comparison sign or "about".
+fn leads_in(gap: &str) -> bool {
+    gap.split_whitespace().all(|w| {
+        matches!(
+            w,
+            "the" | "a" | "an" | "about" | "<" | ">" | "=" | "≤" | "≥" | "~" | ":" | "±"
+        )
+    })
+}
+
+/// Whether `before` (the text before a value) ends with one of `words`, then at most what
+/// [`leads_in`] allows ("becomes ±").
+fn led_by(before: &str, words: &[&str]) -> bool {
+    let mut rest = before.trim_end();
+    loop {
+        let cut = rest.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let (head, last) = rest.split_at(cut);
+        if words.contains(&last) {
+            return true;
+        }
+        if last.is_empty() || !leads_in(last) {
+            return false;
+        }
+        rest = head.trim_end();
+    }
+}
+
+/// The changes segment `t` ([`qualifiers::segments`]: lower case) states.
+fn changes_in(t: &str) -> Vec<(Value, Value)> {
+    let found = scan(t);
+    let words: Vec<&str> = t.split(|c: char| !c.is_alphanumeric()).collect();
+    let changed = words.iter().any(|w| CHANGED.contains(w));
+    let mut out = Vec::new();
+    for (k, a) in found.iter().enumerate() {
+        let Some(b) = found.get(k + 1) else { break };
+        let gap = &t[a.end..b.start];
+        let before = t[..a.start].trim_end();
+        // "widened from A to B", with a verb of change in the segment.
+        if changed
+            && before.ends_with("from")
+            && !before[..before.len() - 4].ends_with(is_word)
+            && after_unit(gap).trim_end() == "to"
+        {
+            out.push((a.value.clone(), b.value.clone()));
+            continue;
+        }
+        // "0.90 → 0.92": numbers only ("v3 → v4" is a heading, "B → μμ" a decay).
+        let arrow = after_unit(gap).trim_end();
+        if matches!(a.value, Value::Numbers(_)) && (arrow == "→" || arrow == "->") {
+            out.push((a.value.clone(), b.value.clone()));
+            continue;
+        }
+        // "380 GeV (previously < 400 GeV)", "0.72 TeV for both years (it was 0.65 TeV)": a
+        // few words may stand before the parenthesis, and "it" or "this" inside it.
+        if let Some((words, inner)) = after_unit(gap).split_once('(') {
+            let inner = inner.trim_start();
+            let inner = ["it ", "this "]
+                .iter()
+                .find_map(|p| inner.strip_prefix(p))
+                .unwrap_or(inner);
+            let was = WAS.iter().find(|w| {
+                inner.starts_with(**w) && !inner[w.len()..].starts_with(|c: char| is_word(c))
+            });
+            if let Some(w) = was {
+                if words.split_whitespace().count() <= 4 && leads_in(&inner[w.len()..]) {
+                    out.push((b.value.clone(), a.value.clone()));
+                }
+            }
+        }
+        // "becomes ±5.6% at 68% CL, compared with ±4.8% in v1.3": the value "becomes" leads
+        // to is the new one.
+        let compared = ["compared with", "compared to"]
+            .iter()
+            .any(|m| gap.split_once(m).is_some_and(|(_, post)| leads_in(post)));
+        if compared {
+            if let Some(new) = found[..=k]
+                .iter()
+                .rev()
+                .find(|f| led_by(&t[..f.start], &["becomes", "became"]))
+            {
+                out.push((b.value.clone(), new.value.clone()));
+            }
+        }
+    }
+    // "now uses B at the 77% working point instead of A", "A replaced by B": the nearest
+    // value of the same type on the other side.
+    for (marker, new_first) in [
+        ("instead of", true),
+        ("replaced by", false),
+        ("replaced with", false),
+    ] {
+        for (at, _) in t.match_indices(marker) {
+            let end = at + marker.len();
+            if t[..at].ends_with(is_word) || t[end..].starts_with(is_word) {
+                continue;
+            }
+            let after = found
+                .iter()
+                .find(|f| f.start >= end && leads_in(&t[end..f.start]));
+            let Some(after) = after else { continue };
+            let Some(before) = found
+                .iter()
+                .rev()
+                .find(|f| f.end <= at && f.value.pairs_with(&after.value))
+            else {
+                continue;
+            };
+            let (old, new) = if new_first {
+                (after, before)
+            } else {
+                (before, after)
+            };
+            out.push((old.value.clone(), new.value.clone()));
+        }
+    }
+    out.extend(versioned(t));
+    out.retain(|(old, new)| old.pairs_with(new));
+    out
+}
+
+/// The changes `text` states, each with its segment.
+pub(crate) fn changes(text: &str) -> Vec<Change> {
+    qualifiers::segments(text)
+        .into_iter()
+        .flat_map(|segment| {
+            changes_in(&segment)
+                .into_iter()
+                .map(move |(old, new)| Change {
+                    old,
+                    new,
+                    segment: segment.clone(),
+                })
+        })
+        .collect()
+}
