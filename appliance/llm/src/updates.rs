@@ -6,7 +6,9 @@ use crate::{focus, grounding, kinds, locate, qualifiers};
 
 mod changes;
 
-use changes::{changes, digits, is_word, scan, Change, Found, Value, LATEST, NEW, PAST};
+use changes::{
+    changes, digits, is_word, joins_number, scan, Change, Found, Value, LATEST, NEW, PAST,
+};
 
 /// Whether two numbers are equal ("0.9" and "0.90").
 fn same_number(a: &str, b: &str) -> bool {
@@ -42,7 +44,7 @@ fn replace(s: &str, pairs: &[(String, String)], names: bool) -> String {
                 .unwrap_or(rest.len())
         } else {
             let len = digits(rest);
-            if rest[len..].chars().next().is_some_and(is_word) {
+            if rest[len..].chars().next().is_some_and(joins_number) {
                 0
             } else {
                 len

@@ -31,6 +31,16 @@ const CHANGED: &[&str] = &[
     "bumped",
 ];
 
+/// The version of the note that gave A, between "from A" and "to B": it makes "from A to B" a
+/// change of the analysis whatever the verb ("moves from the 3.2σ in v2.0 of the note to
+/// 3.4σ"; "moves from −0.470 to −0.493" alone may be an effect).
+static FROM_VERSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:in|of) (?:the )?(?:an |note |pas |paper )?v\d+(?:\.\d+)*(?: of the (?:note|an|pas|paper))? to$",
+    )
+    .expect("version between from and to")
+});
+
 /// Words of a question about an earlier state or about the change itself: its answer may be
 /// the old value.
 pub(super) const PAST: &[&str] = &[
@@ -188,12 +198,18 @@ pub(super) fn digits(s: &str) -> usize {
     s[..len].trim_end_matches('.').len()
 }
 
-/// A number at the start of `s` (a sign dropped), not followed by a letter: its digits and
-/// the length read.
+/// Whether `c` after digits makes them part of a word ("v2", "4mu"): a letter but the σ of a
+/// significance ("3.4σ"), a digit, an underscore.
+pub(super) fn joins_number(c: char) -> bool {
+    is_word(c) && c != 'σ'
+}
+
+/// A number at the start of `s` (a sign dropped), not part of a word ([`joins_number`]): its
+/// digits and the length read.
 fn number(s: &str) -> Option<(String, usize)> {
     let sign = usize::from(s.starts_with(['+', '-']));
     let len = digits(&s[sign..]);
-    if len == 0 || s[sign + len..].chars().next().is_some_and(is_word) {
+    if len == 0 || s[sign + len..].chars().next().is_some_and(joins_number) {
         return None;
     }
     Some((s[sign..sign + len].to_string(), sign + len))
@@ -314,14 +330,17 @@ fn changes_in(t: &str) -> Vec<(Value, Value)> {
         let Some(b) = found.get(k + 1) else { break };
         let gap = &t[a.end..b.start];
         let before = t[..a.start].trim_end();
-        // "widened from A to B", with a verb of change in the segment.
-        if changed
-            && before.ends_with("from")
-            && !before[..before.len() - 4].ends_with(is_word)
-            && after_unit(gap).trim_end() == "to"
-        {
-            out.push((a.value.clone(), b.value.clone()));
-            continue;
+        // "widened from A to B", with a verb of change in the segment, or "moves from the A in
+        // v2.0 of the note to B" (the version's own number is no value here).
+        if led_by(before, &["from"]) {
+            let to = found[k + 1..].iter().take(3).find(|f| {
+                let g = after_unit(&t[a.end..f.start]).trim_end();
+                (changed && g == "to") || FROM_VERSION.is_match(g)
+            });
+            if let Some(to) = to {
+                out.push((a.value.clone(), to.value.clone()));
+                continue;
+            }
         }
         // "0.90 → 0.92": numbers only ("v3 → v4" is a heading, "B → μμ" a decay).
         let arrow = after_unit(gap).trim_end();

@@ -27,6 +27,16 @@ fn changes_are_read_from_the_ways_notes_state_them() {
         pairs("- Lower BDT edge: 0.90 → 0.92 (all categories)."),
         [(nums(&["0.90"]), nums(&["0.92"]))]
     );
+    // realistic19 HIG-26-093 (minutes): the present tense, an article and the version of the
+    // note that gave the old value.
+    assert_eq!(
+        pairs("The observed rejection of the pure CP-odd hypothesis moves from the 3.2σ in v2.0 of the note to 3.4σ."),
+        [(nums(&["3.2"]), nums(&["3.4"]))]
+    );
+    assert_eq!(
+        pairs("The cut was tightened from about 40 GeV to 45 GeV."),
+        [(nums(&["40"]), nums(&["45"]))]
+    );
     assert_eq!(
         pairs("The selection now uses GN2v01 at the 77% working point instead of DL1r."),
         [(Value::Name("dl1r".into()), Value::Name("gn2v01".into()))]
@@ -50,6 +60,7 @@ fn changes_are_read_from_the_ways_notes_state_them() {
         "The efficiency was measured from 20 GeV for electrons to 30 GeV for muons.",
         "The data efficiency is 92%, compared with 88% in simulation.",
         "It becomes flat above 40 GeV (the plateau), 35 GeV for electrons.",
+        "The peak moves from 1 TeV in the first bin to the last one.",
     ] {
         assert_eq!(pairs(t), [], "{t}");
     }
@@ -89,6 +100,23 @@ fn an_old_value_is_restated_from_the_passage_that_changed_it() {
     let other = Passage::of_text("Signal acceptance is largest for masses below 90 ps of flight.");
     let c = "Acceptance is largest below 90 ps.";
     assert_eq!(restate(question, c, c, &[&other], &[&other, &twiki]), None);
+}
+
+#[test]
+fn a_value_moved_from_the_version_of_the_note_is_restated() {
+    // realistic19 HIG-26-093-q06: the note's 3.2σ, and the minutes moving it to 3.4σ.
+    let an = Passage::of_text(
+        "The pure CP-odd hypothesis is excluded at 3.2σ observed (2.9σ expected).",
+    );
+    let minutes = Passage::of_text(
+        "- The observed rejection of the pure CP-odd hypothesis moves from the 3.2σ in v2.0 of the note to 3.4σ. The expected value is unchanged at 2.9σ.",
+    );
+    let q = "How strongly is a purely pseudoscalar ττH vertex disfavoured — current number";
+    let t = "The pure CP-odd hypothesis is excluded at 3.2σ observed (2.9σ expected).";
+    assert_eq!(
+        restated(q, t, &an, &[&an, &minutes]).as_deref(),
+        Some("The pure CP-odd hypothesis is excluded at 3.4σ observed (2.9σ expected).")
+    );
 }
 
 #[test]
