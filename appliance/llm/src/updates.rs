@@ -107,7 +107,7 @@ pub fn restate(
     shown: &[&grounding::Passage],
 ) -> Option<Restated> {
     let q = focus::phrase_text(&grounding::normalize(question));
-    if PAST.iter().any(|w| focus::has_phrase(&q, w)) {
+    if asks_earlier(&q) {
         return None;
     }
     let numbers: Vec<String> = kinds::values(question, claim)
@@ -180,6 +180,13 @@ pub fn restate(
 
 /// Whether question `q` (lower case) asks for a value as it stands now ([`LATEST`]); not a
 /// "charged-current" process nor a "leakage current".
+/// Whether question `q` (phrase text) asks about an earlier state or the change itself
+/// ([`PAST`]): not "the latest version", which asks for the value now.
+fn asks_earlier(q: &str) -> bool {
+    PAST.iter()
+        .any(|w| focus::has_phrase(q, w) && !(*w == "version" && asks_latest(q)))
+}
+
 fn asks_latest(q: &str) -> bool {
     let word = char::is_alphanumeric;
     LATEST.iter().any(|w| {
@@ -427,7 +434,7 @@ pub(crate) fn updating(
     shown: &[usize],
 ) -> Vec<(usize, String)> {
     let q = focus::phrase_text(&grounding::normalize(question));
-    if !asks_latest(&q) || PAST.iter().any(|w| focus::has_phrase(&q, w)) {
+    if !asks_latest(&q) || asks_earlier(&q) {
         return Vec::new();
     }
     let segments: Vec<String> = shown

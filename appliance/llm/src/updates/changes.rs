@@ -418,7 +418,7 @@ fn changes_in(t: &str) -> Vec<(Value, Value)> {
 
 /// The changes `text` states, each with its segment.
 pub(crate) fn changes(text: &str) -> Vec<Change> {
-    qualifiers::segments(text)
+    let mut out: Vec<Change> = qualifiers::segments(text)
         .into_iter()
         .flat_map(|segment| {
             changes_in(&segment)
@@ -429,5 +429,96 @@ pub(crate) fn changes(text: &str) -> Vec<Change> {
                     segment: segment.clone(),
                 })
         })
-        .collect()
+        .collect();
+    out.extend(version_columns(text));
+    out
+}
+
+/// A version of the note heading a column ("v3", "AN v1.4"; lower case): its numbers.
+static VERSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:an |note |pas |paper |twiki )?v(\d+(?:\.\d+)*)$").expect("version column")
+});
+
+/// Whether column headers `a` then `b` are an earlier and a later state: two versions of the
+/// note in order ("v2", "v3"), or "before"/"after", "old"/"new", "previous"/"updated".
+fn earlier_later(a: &str, b: &str) -> bool {
+    let version = |h: &str| -> Option<Vec<u32>> {
+        let c = VERSION.captures(h)?;
+        c[1].split('.').map(|d| d.parse().ok()).collect()
+    };
+    match (version(a), version(b)) {
+        (Some(x), Some(y)) => x < y,
+        _ => matches!(
+            (a, b),
+            ("before", "after")
+                | ("old", "new")
+                | ("previous", "new")
+                | ("previous", "updated")
+                | ("previous", "current")
+                | ("old", "updated")
+        ),
+    }
+}
+
+/// The value of a table cell as a change reads it: its first number, with its uncertainty
+/// where it writes one ("1.13 ± 0.08").
+static CELL_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[^\w.])(\d+(?:\.\d+)?)(?:\s*±\s*(\d+(?:\.\d+)?))?").expect("cell value")
+});
+
+/// The changes of tables in `text` whose last two columns are an earlier and a later state
+/// ([`earlier_later`]: "| Quantity | v2 | v3 |" over "| Limit on κ_t | < 1.7 | < 1.6 |", as a
+/// changelog tabulates them): each row's value moves from the one column to the other, with
+/// the row read with its header as its segment.
+fn version_columns(text: &str) -> Vec<Change> {
+    let text = grounding::normalize(text).to_lowercase();
+    let mut out = Vec::new();
+    let mut header: Option<Vec<String>> = None;
+    let mut header_line = "";
+    for line in text.lines().map(str::trim) {
+        if !line.starts_with('|') {
+            header = None;
+            continue;
+        }
+        if line.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')) {
+            continue;
+        }
+        let Some(head) = &header else {
+            header = Some(crate::locate::row_cells(line, "|"));
+            header_line = line;
+            continue;
+        };
+        // Cells between pipes, or between spaced pipes where a cell holds one ("|κ_t| < 1.6").
+        let mut row = crate::locate::row_cells(line, "|");
+        let mut head = head.clone();
+        if row.len() != head.len() {
+            row = crate::locate::row_cells(line, " | ");
+            head = crate::locate::row_cells(header_line, " | ");
+        }
+        let n = row.len();
+        if n < 3 || n != head.len() || !earlier_later(&head[n - 2], &head[n - 1]) {
+            continue;
+        }
+        let value = |cell: &str| {
+            CELL_VALUE
+                .captures(cell)
+                .map(|c| (c[1].to_string(), c.get(2).map(|u| u.as_str().to_string())))
+        };
+        let (Some((a, au)), Some((b, bu))) = (value(&row[n - 2]), value(&row[n - 1])) else {
+            continue;
+        };
+        let (old, new) = match (au, bu) {
+            (Some(au), Some(bu)) => (vec![a, au], vec![b, bu]),
+            _ => (vec![a], vec![b]),
+        };
+        let (old, new) = (Value::Numbers(old), Value::Numbers(new));
+        if old.pairs_with(&new) {
+            out.push(Change {
+                old,
+                new,
+                segment: focus::phrase_text(&format!("{line} {header_line}")),
+            });
+        }
+    }
+    out
 }

@@ -120,6 +120,40 @@ fn a_value_moved_from_the_version_of_the_note_is_restated() {
 }
 
 #[test]
+fn a_table_of_two_versions_states_each_row_s_change() {
+    // realistic19 TOP-26-089-q06: the changelog tabulates v2 against v3.
+    let log = Passage::of_text(
+        "**Numerical change**\n\n| Quantity (Section 8) | v2 | v3 |\n|---|---|---|\n| Upper limit on top Yukawa modifier, 95% CL | \\|κ_t\\| < 1.7 | \\|κ_t\\| < 1.6 |\n| Data/MC SF | 1.18 ± 0.09 | 1.13 ± 0.08 |",
+    );
+    let pairs: Vec<(Value, Value)> = changes(&log.text)
+        .into_iter()
+        .map(|c| (c.old, c.new))
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            (nums(&["1.7"]), nums(&["1.6"])),
+            (nums(&["1.18", "0.09"]), nums(&["1.13", "0.08"]))
+        ]
+    );
+    let an = Passage::of_text(
+        "Assuming the ttH background scales with κ_t², the top Yukawa modifier is constrained to |κ_t| < 1.7 at 95% CL.",
+    );
+    let q = "how large can κt be per the 4t interpretation, latest version?";
+    let t = "The top Yukawa modifier is constrained to |κ_t| < 1.7 at 95% CL.";
+    assert_eq!(
+        restated(q, t, &an, &[&an, &log]).as_deref(),
+        Some("The top Yukawa modifier is constrained to |κ_t| < 1.6 at 95% CL.")
+    );
+    // Columns of two channels, or of years, are no versions.
+    let channels =
+        "| Quantity | ee | μμ |\n|---|---|---|\n| SF | 1.02 | 0.98 |\n| Years | 2022 | 2023 |";
+    assert!(changes(channels).is_empty());
+    let years = "| Quantity | 2022 | 2023 |\n|---|---|---|\n| SF | 1.02 | 0.98 |";
+    assert!(changes(years).is_empty());
+}
+
+#[test]
 fn a_later_passage_changing_a_first_look_value_joins_the_first_look() {
     let table = Passage::of_text(
         "| Detector | Acceptance window |\n|---|---|\n| VXD (barrel and disks) | [-90, +150] ps |",
