@@ -234,6 +234,16 @@ pub(crate) fn row_cells(row: &str, by: &str) -> Vec<String> {
     r.split(by).map(|c| c.trim().to_string()).collect()
 }
 
+/// The cells of table `row` and of its `header`, paired: split at pipes, or, where that gives
+/// them different numbers of cells, at spaced pipes (a pipe inside a cell: "| |η| | 2022 |");
+/// `None` where neither pairs them.
+pub(crate) fn paired_cells(row: &str, header: &str) -> Option<(Vec<String>, Vec<String>)> {
+    ["|", " | "].into_iter().find_map(|by| {
+        let (r, h) = (row_cells(row, by), row_cells(header, by));
+        (r.len() == h.len()).then_some((r, h))
+    })
+}
+
 /// A Markdown table paragraph's caption and header lines (through its delimiter row) and its
 /// body rows; `None` when `paragraph` is no such table (optional caption lines, then `|` rows
 /// with a delimiter row, every line after it a row).

@@ -351,17 +351,11 @@ pub(crate) fn read_segments(text: &str, captions: bool) -> Vec<String> {
 /// column's year, channel or working point stays with its value. A row with other labels
 /// ("| muon | Majorana | 1.5 × 10⁻⁷ |") is read whole.
 fn by_cell(row_text: &str, header: &str) -> Option<Vec<String>> {
-    // Cells between pipes; where that does not pair the row with its header, between pipes
-    // with spaces around them ("| |η| | 2022 |": a pipe inside a cell).
-    let cells = locate::row_cells;
-    let (mut row, mut head) = (cells(row_text, "|"), cells(header, "|"));
-    if row.len() != head.len() {
-        (row, head) = (cells(row_text, " | "), cells(header, " | "));
-    }
+    let (row, head) = locate::paired_cells(row_text, header)?;
     let value = |c: &String| {
         c.chars().any(|ch| ch.is_ascii_digit()) || matches!(c.as_str(), "" | "-" | "—" | "–")
     };
-    (row.len() == head.len() && row.len() >= 3 && row[1..].iter().all(value)).then(|| {
+    (row.len() >= 3 && row[1..].iter().all(value)).then(|| {
         (1..row.len())
             .map(|i| format!("{} {} {} {}", head[0], row[0], head[i], row[i]))
             .collect()

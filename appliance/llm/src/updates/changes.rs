@@ -101,12 +101,25 @@ const WAS: &[&str] = &["previously", "formerly", "was", "before", "previous", "o
 /// ± 0.09)", "1.1 ± 0.3 events (v3: 0.9 ± 0.3)"; lower case, [`grounding::normalize`]d): each
 /// a central value and its uncertainty, if written.
 static VERSIONED: LazyLock<Regex> = LazyLock::new(|| {
-    let value = r"(\d+(?:\.\d+)?)(?:\s*±\s*(\d+(?:\.\d+)?))?";
+    let value = VALUE;
     Regex::new(&format!(
         r"{value}(?:\s*[\p{{L}}%][\p{{L}}\d%/-]*)?\s*(?:\*\*)?\s*\((?:the )?(?:an |note |twiki |paper |pas )?v\d+(?:\.\d+)*\s*:\s*{value}"
     ))
     .expect("versioned value pattern")
 });
+
+/// A central value and, where written, its uncertainty ("1.13 ± 0.08"): two groups.
+const VALUE: &str = r"(\d+(?:\.\d+)?)(?:\s*±\s*(\d+(?:\.\d+)?))?";
+
+/// An old and a new value, each its central value and, where both write one, its uncertainty.
+fn old_new(old: (&str, Option<&str>), new: (&str, Option<&str>)) -> (Value, Value) {
+    let (mut o, mut n) = (vec![old.0.to_string()], vec![new.0.to_string()]);
+    if let (Some(a), Some(b)) = (old.1, new.1) {
+        o.push(a.to_string());
+        n.push(b.to_string());
+    }
+    (Value::Numbers(o), Value::Numbers(n))
+}
 
 /// The changes [`VERSIONED`] reads in `t`: the old value, then the new one, each its central
 /// value and, where both write one, its uncertainty.
@@ -115,12 +128,15 @@ fn versioned(t: &str) -> Vec<(Value, Value)> {
         .captures_iter(t)
         .map(|c| {
             // Groups 1 and 3 (the central values) are in every match.
-            let (mut new, mut old) = (vec![c[1].to_string()], vec![c[3].to_string()]);
-            if let (Some(a), Some(b)) = (c.get(2), c.get(4)) {
-                new.push(a.as_str().to_string());
-                old.push(b.as_str().to_string());
-            }
-            (Value::Numbers(old), Value::Numbers(new))
+            let new = (
+                c.get(1).map_or("", |m| m.as_str()),
+                c.get(2).map(|m| m.as_str()),
+            );
+            let old = (
+                c.get(3).map_or("", |m| m.as_str()),
+                c.get(4).map(|m| m.as_str()),
+            );
+            old_new(old, new)
         })
         .collect()
 }
@@ -462,9 +478,14 @@ fn earlier_later(a: &str, b: &str) -> bool {
 
 /// The value of a table cell as a change reads it: its first number, with its uncertainty
 /// where it writes one ("1.13 ± 0.08").
-static CELL_VALUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[^\w.])(\d+(?:\.\d+)?)(?:\s*±\s*(\d+(?:\.\d+)?))?").expect("cell value")
-});
+static CELL_VALUE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"(?:^|[^\w.]){VALUE}")).expect("cell value"));
+
+/// A table cell's value ([`CELL_VALUE`]): its central value and uncertainty.
+fn cell_value(cell: &str) -> Option<(&str, Option<&str>)> {
+    let c = CELL_VALUE.captures(cell)?;
+    Some((c.get(1)?.as_str(), c.get(2).map(|m| m.as_str())))
+}
 
 /// The changes of tables in `text` whose last two columns are an earlier and a later state
 /// ([`earlier_later`]: "| Quantity | v2 | v3 |" over "| Limit on κ_t | < 1.7 | < 1.6 |", as a
@@ -473,8 +494,7 @@ static CELL_VALUE: LazyLock<Regex> = LazyLock::new(|| {
 fn version_columns(text: &str) -> Vec<Change> {
     let text = grounding::normalize(text).to_lowercase();
     let mut out = Vec::new();
-    let mut header: Option<Vec<String>> = None;
-    let mut header_line = "";
+    let mut header: Option<&str> = None;
     for line in text.lines().map(str::trim) {
         if !line.starts_with('|') {
             header = None;
@@ -483,35 +503,21 @@ fn version_columns(text: &str) -> Vec<Change> {
         if line.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')) {
             continue;
         }
-        let Some(head) = &header else {
-            header = Some(crate::locate::row_cells(line, "|"));
-            header_line = line;
+        let Some(header_line) = header else {
+            header = Some(line);
             continue;
         };
-        // Cells between pipes, or between spaced pipes where a cell holds one ("|κ_t| < 1.6").
-        let mut row = crate::locate::row_cells(line, "|");
-        let mut head = head.clone();
-        if row.len() != head.len() {
-            row = crate::locate::row_cells(line, " | ");
-            head = crate::locate::row_cells(header_line, " | ");
-        }
+        let Some((row, head)) = crate::locate::paired_cells(line, header_line) else {
+            continue;
+        };
         let n = row.len();
-        if n < 3 || n != head.len() || !earlier_later(&head[n - 2], &head[n - 1]) {
+        if n < 3 || !earlier_later(&head[n - 2], &head[n - 1]) {
             continue;
         }
-        let value = |cell: &str| {
-            CELL_VALUE
-                .captures(cell)
-                .map(|c| (c[1].to_string(), c.get(2).map(|u| u.as_str().to_string())))
-        };
-        let (Some((a, au)), Some((b, bu))) = (value(&row[n - 2]), value(&row[n - 1])) else {
+        let (Some(a), Some(b)) = (cell_value(&row[n - 2]), cell_value(&row[n - 1])) else {
             continue;
         };
-        let (old, new) = match (au, bu) {
-            (Some(au), Some(bu)) => (vec![a, au], vec![b, bu]),
-            _ => (vec![a], vec![b]),
-        };
-        let (old, new) = (Value::Numbers(old), Value::Numbers(new));
+        let (old, new) = old_new(a, b);
         if old.pairs_with(&new) {
             out.push(Change {
                 old,
