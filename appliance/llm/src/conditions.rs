@@ -437,9 +437,9 @@ fn not_year_alone(question: &str, asserted: &[String], writing: &[String]) -> bo
 const TOTAL: &[&str] = &["total", "overall", "summed", "combined", "in quadrature"];
 
 /// Whether the question (phrase text) asks for a total uncertainty ([`TOTAL`] and a word of
-/// [`kinds::UNCERTAINTY_WORDS`] or "budget"), each number of `asserted` that `segments` (those of the cited passages)
-/// write is written only in segments naming no total, and a segment names a total with a
-/// number of its own: the answer gave parts of the budget whose sum the passages write
+/// [`kinds::UNCERTAINTY_WORDS`] or "budget"), each number of `asserted` that `segments`
+/// (those of the cited passages) write is written only in segments naming no total, and a
+/// segment names a total with a number of its own: the answer gave parts of the budget whose sum the passages write
 /// (realistic17 BTV-26-043-q02: three of the sources of Table 1, not its total 4.8%).
 pub(crate) fn part_for_total(question: &str, asserted: &[String], segments: &[String]) -> bool {
     let names = |t: &str, words: &[&str]| words.iter().any(|w| focus::has_phrase(t, w));
