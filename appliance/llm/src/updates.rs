@@ -31,6 +31,30 @@ fn same_topic(a: &str, b: &str) -> bool {
     a == b || topic(a).intersection(&topic(b)).count() >= 2
 }
 
+/// The segments of `text` ([`qualifiers::segments`]), each with the text its topic is read
+/// from: itself and the segment before it, a heading or the sentence naming what a bare
+/// statement is about (realistic19 TOP-26-089-q06: "…the measurement constrains the coupling
+/// modifier κ_t. Assuming the ttH background scales with κ_t², we obtain |κ_t| < 1.7 at 95%
+/// CL." is about the top Yukawa modifier that a changelog row names).
+fn in_context(text: &str) -> Vec<Segment> {
+    let segments = qualifiers::segments(text);
+    (0..segments.len())
+        .map(|i| Segment {
+            context: match i.checked_sub(1) {
+                Some(before) => format!("{} {}", segments[before], segments[i]),
+                None => segments[i].clone(),
+            },
+            text: segments[i].clone(),
+        })
+        .collect()
+}
+
+/// A segment of a passage and the text its topic is read from ([`in_context`]).
+struct Segment {
+    text: String,
+    context: String,
+}
+
 /// `s` with each old value of `pairs` replaced by its new one: numbers standing alone (sign
 /// kept), names as whole words (case folded; `spelled` gives the passage's spelling).
 fn replace(s: &str, pairs: &[(String, String)], names: bool) -> String {
@@ -96,7 +120,7 @@ pub struct Restated {
 /// "from A to B" with a verb of change, "A → B", "B (previously A)", "B instead of A", "A
 /// replaced by B". Only when the segment of `against` (the passages the sentence is judged
 /// against) that writes the old value is about what the change is about (the same segment, or
-/// two topic words shared), the sentence does not give the new value too, and the question
+/// two topic words shared, read with the segment before it: [`in_context`]), the sentence does not give the new value too, and the question
 /// does not ask about an earlier state ("before", "originally", "changed"). The first such
 /// change in `shown` (most relevant first) is taken.
 pub fn restate(
@@ -132,10 +156,7 @@ pub fn restate(
             .cloned()
             .collect()
     };
-    let segments: Vec<String> = against
-        .iter()
-        .flat_map(|p| qualifiers::segments(&p.text))
-        .collect();
+    let segments: Vec<Segment> = against.iter().flat_map(|p| in_context(&p.text)).collect();
     for (k, p) in shown.iter().enumerate() {
         for c in changes(&p.text) {
             // The new values that are not old ones too ([-90, +150] to [-150, +250]: 250).
@@ -147,7 +168,7 @@ pub fn restate(
             let writes = |s: &String| old.iter().all(|n| c.old.written_in(s, n));
             if !segments
                 .iter()
-                .any(|s| writes(s) && same_topic(s, &c.segment))
+                .any(|s| writes(&s.text) && (c.everywhere || same_topic(&s.context, &c.segment)))
             {
                 continue;
             }
@@ -304,7 +325,7 @@ fn marked(
     text: &str,
     claim: &str,
     numbers: &[String],
-    segments: &[String],
+    segments: &[Segment],
     shown: &[&grounding::Passage],
 ) -> Option<Restated> {
     let ranged = |n: &str| {
@@ -336,7 +357,7 @@ fn marked_from(
     claim: &str,
     numbers: &[String],
     first: &str,
-    segments: &[String],
+    segments: &[Segment],
     shown: &[&grounding::Passage],
 ) -> Option<Restated> {
     let claimed = |n: &String| numbers.iter().any(|m| same_number(m, n));
@@ -358,9 +379,9 @@ fn marked_from(
             // The old value in another segment, or after the new one in the marking segment.
             let others = segments
                 .iter()
-                .filter(|s| **s != n)
-                .map(|s| (s.as_str(), false));
-            for (s, itself) in others.chain(std::iter::once((marked, true))) {
+                .filter(|s| s.text != n)
+                .map(|s| (s.text.as_str(), s.context.as_str(), false));
+            for (s, context, itself) in others.chain(std::iter::once((marked, marked, true))) {
                 let nums = numbers_in(s);
                 let from = usize::from(itself);
                 let Some(i) = (from..nums.len()).find(|&i| same_number(&nums[i], first)) else {
@@ -386,7 +407,7 @@ fn marked_from(
                         })
                 });
                 let about = itself
-                    || same_topic(s, &n)
+                    || same_topic(context, &n)
                     || grounding::has_number(marked, &old[0])
                     || subject_in(&n[..at], s);
                 if !opens || !about {
@@ -405,18 +426,18 @@ fn marked_from(
     None
 }
 
-/// Whether segment `s` of a passage ([`qualifiers::segments`]) states what change `c` (of
-/// another passage) replaced: it writes every old value and none of the new ones that are not
-/// old too, and is about what the change is about.
-fn outdated_by(s: &str, c: &Change) -> bool {
+/// Whether segment `s` of a passage ([`in_context`]) states what change `c` (of another
+/// passage) replaced: it writes every old value and none of the new ones that are not old
+/// too, and is about what the change is about (read with the segment before it).
+fn outdated_by(s: &Segment, c: &Change) -> bool {
     let old = c.old.items();
-    old.iter().all(|n| c.old.written_in(s, n))
+    old.iter().all(|n| c.old.written_in(&s.text, n))
         && !c
             .new
             .items()
             .iter()
-            .any(|n| !old.contains(n) && c.new.written_in(s, n))
-        && same_topic(s, &c.segment)
+            .any(|n| !old.contains(n) && c.new.written_in(&s.text, n))
+        && (c.everywhere || same_topic(&s.context, &c.segment))
 }
 
 /// The passages outside `shown` (indexes of `used`, the passages as cut for the prompt) whose
@@ -437,10 +458,10 @@ pub(crate) fn updating(
     if !asks_latest(&q) || asks_earlier(&q) {
         return Vec::new();
     }
-    let segments: Vec<String> = shown
+    let segments: Vec<Segment> = shown
         .iter()
         .filter_map(|&i| used.get(i))
-        .flat_map(|p| qualifiers::segments(&p.text))
+        .flat_map(|p| in_context(&p.text))
         .collect();
     let outdates = |c: &Change| segments.iter().any(|s| outdated_by(s, c));
     (0..used.len().min(passages.len()))
@@ -465,10 +486,7 @@ pub fn bring_forward(passages: &[grounding::Passage], first: usize) -> (Vec<usiz
     let mut order: Vec<usize> = (0..passages.len()).collect();
     let mut first = first.min(passages.len());
     let changes: Vec<Vec<Change>> = passages.iter().map(|p| changes(&p.text)).collect();
-    let segments: Vec<Vec<String>> = passages
-        .iter()
-        .map(|p| qualifiers::segments(&p.text))
-        .collect();
+    let segments: Vec<Vec<Segment>> = passages.iter().map(|p| in_context(&p.text)).collect();
     let updates = |j: usize, i: usize| {
         changes[j]
             .iter()

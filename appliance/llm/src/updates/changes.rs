@@ -200,6 +200,9 @@ pub(crate) struct Change {
     pub(super) old: Value,
     pub(super) new: Value,
     pub(super) segment: String,
+    /// Whether the change withdraws the old value wherever it is written ([`withdrawn`]): no
+    /// topic need be shared with a segment writing it.
+    pub(super) everywhere: bool,
 }
 
 pub(super) fn is_word(c: char) -> bool {
@@ -432,17 +435,74 @@ fn changes_in(t: &str) -> Vec<(Value, Value)> {
     out
 }
 
+/// Verbs that ask a reader to take a value as withdrawn: "please consider the 0.011 … as
+/// wrong".
+const CONSIDER: &[&str] = &["consider", "treat", "regard"];
+
+/// What a withdrawn value is taken as.
+const WRONG: &[&str] = &[
+    "as wrong",
+    "as incorrect",
+    "as obsolete",
+    "as outdated",
+    "as superseded",
+    "as invalid",
+];
+
+/// Verbs leading to the value that stands instead: "v1.4 of the AN will carry 0.014".
+const CARRY: &[&str] = &[
+    "carry", "carries", "give", "gives", "quote", "quotes", "read", "reads", "be", "is",
+];
+
+/// "Please consider the 0.011 in Section 6 … as wrong; v1.4 of the AN will carry 0.014"
+/// (realistic19 EXO-26-095-q06): the value [`CONSIDER`] leads to, taken [`WRONG`], is the old
+/// one, and the first value of its type a verb of [`CARRY`] leads to after that, the new one:
+/// the old value is withdrawn wherever the note writes it ("in Section 6 and in the
+/// summary").
+fn withdrawn(found: &[Found], t: &str) -> Vec<(Value, Value)> {
+    let mut out = Vec::new();
+    for (k, old) in found.iter().enumerate() {
+        if !led_by(&t[..old.start], CONSIDER) {
+            continue;
+        }
+        let Some(at) = WRONG
+            .iter()
+            .filter_map(|w| {
+                grounding::occurrences(&t[old.end..], w, is_word, is_word)
+                    .next()
+                    .map(|(_, end)| old.end + end)
+            })
+            .min()
+        else {
+            continue;
+        };
+        let new = found[k + 1..].iter().find(|f| {
+            f.start >= at && f.value.pairs_with(&old.value) && led_by(&t[at..f.start], CARRY)
+        });
+        if let Some(new) = new {
+            out.push((old.value.clone(), new.value.clone()));
+        }
+    }
+    out
+}
+
 /// The changes `text` states, each with its segment.
 pub(crate) fn changes(text: &str) -> Vec<Change> {
     let mut out: Vec<Change> = qualifiers::segments(text)
         .into_iter()
         .flat_map(|segment| {
+            let withdrawn = withdrawn(&scan(&segment), &segment)
+                .into_iter()
+                .map(|change| (change, true));
             changes_in(&segment)
                 .into_iter()
-                .map(move |(old, new)| Change {
+                .map(|change| (change, false))
+                .chain(withdrawn)
+                .map(move |((old, new), everywhere)| Change {
                     old,
                     new,
                     segment: segment.clone(),
+                    everywhere,
                 })
         })
         .collect();
@@ -523,6 +583,7 @@ fn version_columns(text: &str) -> Vec<Change> {
                 old,
                 new,
                 segment: focus::phrase_text(&format!("{line} {header_line}")),
+                everywhere: false,
             });
         }
     }

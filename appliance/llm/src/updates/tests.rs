@@ -390,3 +390,66 @@ fn a_passage_changing_a_shown_value_is_shown_for_the_value_now() {
     assert!(asked("Λ feed-down fraction, central?").is_empty());
     assert!(asked("Λ feed-down fraction before the fix, latest AN?").is_empty());
 }
+
+#[test]
+fn a_bare_statement_is_read_with_the_sentence_naming_what_it_is_about() {
+    // realistic19 TOP-26-089-q06: the note's sentence giving 1.7 names the modifier only in
+    // the sentence before it; the changelog's row names it.
+    let an = Passage::of_text(
+        "8. Interpretation\n\nSince the tt̄tt̄ cross section depends on the top Yukawa coupling through Higgs-boson exchange diagrams, the measurement constrains the coupling modifier κ_t. Assuming the ttH background scales with κ_t², we obtain |κ_t| < 1.7 at 95% CL. Limits on the Wilson coefficients of four-heavy-quark operators will be given in a separate note.",
+    );
+    let other = Passage::of_text("The 4ℓ channel is treated as one bin.");
+    let log = Passage::of_text(
+        "v3 (2026-04-09)\n\n**Numerical change**\n\n| Quantity (Section 8) | v2 | v3 |\n|---|---|---|\n| Upper limit on top Yukawa modifier, 95% CL | \\|κ_t\\| < 1.7 | \\|κ_t\\| < 1.6 |",
+    );
+    assert_eq!(
+        bring_forward(&[an.clone(), other.clone(), log.clone()], 1),
+        (vec![0, 2, 1], 2)
+    );
+    let q = "how large can κt be per the 4t interpretation, latest version?";
+    let t = "We obtain |κ_t| < 1.7 at 95% CL.";
+    assert_eq!(
+        restated(q, t, &an, &[&an, &log]).as_deref(),
+        Some("We obtain |κ_t| < 1.6 at 95% CL.")
+    );
+    // A passage whose sentences are about something else is not read as updated.
+    let jets = Passage::of_text(
+        "Jets are clustered with the anti-kT algorithm. The b-tagging scale factor is 1.7 for 2024.",
+    );
+    assert_eq!(bring_forward(&[jets, other, log], 1), (vec![0, 1, 2], 1));
+}
+
+#[test]
+fn a_value_a_reader_is_asked_to_take_as_wrong_is_replaced_wherever_written() {
+    // realistic19 EXO-26-095-q06: a HyperNews reply withdraws the note's 0.011.
+    let hn = Passage::of_text(
+        "After rerunning with the optimised region, the corrected observed 95% CL upper limit on the pre-exponential factor for E_sph = 9 TeV is 0.014. The expected limit stays at 0.013.\n\nPlease consider the 0.011 in Section 6 and in the summary of v1.3 as wrong; v1.4 of the AN will carry 0.014, and I will change the overview plot accordingly.",
+    );
+    let withdrawn: Vec<(Value, Value)> = changes(&hn.text)
+        .into_iter()
+        .filter(|c| c.everywhere)
+        .map(|c| (c.old, c.new))
+        .collect();
+    assert_eq!(withdrawn, [(nums(&["0.011"]), nums(&["0.014"]))]);
+    let summary = Passage::of_text(
+        "8. Summary\n\nNo excess is observed. String balls are excluded below 9.3 TeV, and the sphaleron PEF is constrained to be below 0.011 for E_sph = 9 TeV.",
+    );
+    let other = Passage::of_text("Sphaleron events are simulated with BaryoGEN.");
+    assert_eq!(
+        bring_forward(&[summary.clone(), other, hn.clone()], 1),
+        (vec![0, 2, 1], 2)
+    );
+    let q = "sphaleron prefactor bound (obs) — latest?";
+    let t = "The sphaleron PEF is constrained to be below 0.011 for E_sph = 9 TeV.";
+    assert_eq!(
+        restated(q, t, &summary, &[&summary, &hn]).as_deref(),
+        Some("The sphaleron PEF is constrained to be below 0.014 for E_sph = 9 TeV.")
+    );
+    // Without being taken as wrong, or with no verb leading to another value: no change.
+    for text in [
+        "Please consider the 0.011 in Section 6 as a conservative bound; v1.4 will carry 0.014.",
+        "Please consider the 0.011 in Section 6 as wrong; the figure in v1.4 shows 0.014.",
+    ] {
+        assert!(changes(text).iter().all(|c| !c.everywhere), "{text}");
+    }
+}
