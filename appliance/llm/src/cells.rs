@@ -4,7 +4,8 @@
 //! The model does not count rows: asked for the third centrality slice it gives a value of the
 //! right table from another row (benches/ANSWERS.md). Mitra counts them: the label found is
 //! written into the question the answer and support steps read, and a sentence whose number
-//! the table writes only in other rows or columns than the one described is not shown.
+//! the table writes only in other rows or columns than the one described is not shown; so is
+//! one from another row than the one a question names by its value ("at m_a = 90 GeV").
 
 use crate::{grounding, locate};
 
@@ -502,6 +503,9 @@ fn shown_label(label: &str) -> String {
 /// quantity it names (or, naming none, of an axis its noun fits: [`names_place`]). The label
 /// shown is that of the table sharing most words with the question ([`locate::ranked`]);
 /// every table's place is kept for [`other_cell`]. A description no axis has is left out.
+/// Besides, each row the question names by its label's value ([`valued`]) in a table whose
+/// label column names the value's quantity or unit, with no label to show: a value the table
+/// has no row for ("m_a = 90 GeV" beside rows 6 … 70) places every cell of it outside.
 pub(crate) fn locate(question: &str, text: &str) -> Vec<Located> {
     located_in(question, &tables(text))
 }
@@ -549,7 +553,88 @@ fn located_in(question: &str, tables: &[Table]) -> Vec<Located> {
             });
         }
     }
+    for v in valued(question) {
+        let places: Vec<(usize, Axis, f64)> = tables
+            .iter()
+            .enumerate()
+            .flat_map(|(t, table)| {
+                value_rows(table, &v)
+                    .into_iter()
+                    .map(move |a| (t, a, v.value))
+            })
+            .collect();
+        if !places.is_empty() {
+            // The question writes the value itself: nothing to annotate.
+            out.push(Located {
+                at: v.at,
+                label: String::new(),
+                places,
+            });
+        }
+    }
     out
+}
+
+/// A row a question names by its label's value ("m_a = 90 GeV", "at 90 GeV", "for a 20 GeV
+/// axion").
+struct Valued {
+    /// Byte range of the number in the question.
+    at: (usize, usize),
+    value: f64,
+    /// The word the value is set for ("m_a" in "m_a = 90 GeV"), if written.
+    name: Option<String>,
+    /// The unit after the number ("gev"), if one.
+    unit: Option<&'static str>,
+}
+
+/// Units after a value that names a row ("at 90 GeV").
+const ROW_UNITS: &[&str] = &["mev", "gev", "tev", "ps", "ns", "mm", "cm"];
+
+/// The values `question` names rows by: a number after "=" and a name ("m_a = 90 GeV",
+/// "r_inv = 0.3"), or a number with a unit after "at", "for", "of" or "a" ("at 90 GeV", "for a
+/// 20 GeV axion").
+fn valued(question: &str) -> Vec<Valued> {
+    let ws = words(question);
+    let w = |i: usize| ws.get(i).map_or("", |(s, _)| s.as_str());
+    let mut out = Vec::new();
+    for (i, (word, at)) in ws.iter().enumerate().skip(1) {
+        let Ok(value) = word.parse::<f64>() else {
+            continue;
+        };
+        let unit = ROW_UNITS.iter().copied().find(|&u| u == w(i + 1));
+        let name = (w(i - 1) == "=" && i >= 2).then(|| w(i - 2).to_string());
+        let led = matches!(w(i - 1), "at" | "for" | "of" | "a" | "an");
+        if name.is_some() || (led && unit.is_some()) {
+            out.push(Valued {
+                at: *at,
+                value,
+                name,
+                unit,
+            });
+        }
+    }
+    out
+}
+
+/// The row axes of `table` whose labels are single values (no ranges) and whose header names
+/// `v`'s quantity or unit ("m_a (GeV)" for "m_a = 90 GeV" or "at 90 GeV").
+fn value_rows(table: &Table, v: &Valued) -> Vec<Axis> {
+    axes(table, Dim::Any)
+        .into_iter()
+        .filter(|(axis, keyed)| {
+            let Axis::Rows(c) = *axis else {
+                return false;
+            };
+            let head = table.header[c].to_lowercase();
+            let names = |word: &str| {
+                head.split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                    .any(|t| t == word)
+            };
+            let named = v.name.as_deref().is_some_and(names) || v.unit.is_some_and(names);
+            named && keyed.len() == table.body.len() && !keyed.iter().any(|(l, _)| is_range(l))
+        })
+        .map(|(axis, _)| axis)
+        .collect()
 }
 
 /// `question` with the label of each place it describes written after the description
@@ -567,7 +652,7 @@ pub(crate) fn annotate(question: &str, texts: &[&str]) -> String {
     found.sort_by_key(|l| l.at.1);
     let mut out = String::new();
     let mut from = 0;
-    for l in &found {
+    for l in found.iter().filter(|l| !l.label.is_empty()) {
         out.push_str(&question[from..l.at.1]);
         out.push_str(&format!(" ({})", l.label));
         from = l.at.1;

@@ -357,6 +357,7 @@ pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a st
                     || numbered(t, &lower)
                     || dated_run(t, &squashed, &lower)
                     || anti_kt(t, &squashed)
+                    || shorthand(t, &lower)
             })
         })
         .map(str::to_string)
@@ -367,6 +368,41 @@ pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a st
                 .map(|(word, _)| word),
         )
         .collect()
+}
+
+/// Whether `text` (lower case) writes the program that `token`, two letters and a major
+/// version ("Py8", "Sh2"), shortens: a longer word opening with the letters, then that version
+/// ("Pythia 8.310", "Sherpa2.2.11"; realistic20 EXO-26-131-q04).
+fn shorthand(token: &str, text: &str) -> bool {
+    let token = token.to_ascii_lowercase();
+    let Some(at) = token.find(|c: char| c.is_ascii_digit()) else {
+        return false;
+    };
+    let (name, number) = token.split_at(at);
+    if name.len() != 2
+        || !name.bytes().all(|b| b.is_ascii_alphabetic())
+        || !number.bytes().all(|b| b.is_ascii_digit())
+    {
+        return false;
+    }
+    text.match_indices(name).any(|(i, _)| {
+        let alone = !text[..i].ends_with(|c: char| c.is_alphanumeric());
+        let after = &text[i + name.len()..];
+        let word = after
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(after.len());
+        let rest = after[word..].trim_start_matches([' ', '-']);
+        // "8.310" or "8" and no more digits: not "80" nor "8x".
+        let version = rest.strip_prefix(number).is_some_and(|v| {
+            let mut next = v.chars();
+            match next.next() {
+                Some('.') => !next.next().is_some_and(|c| c.is_alphabetic()),
+                Some(c) => !c.is_alphanumeric(),
+                None => true,
+            }
+        });
+        alone && word >= 2 && version
+    })
 }
 
 /// Hypothetical particles by the word a question names them with, each with the spellings
@@ -528,6 +564,12 @@ mod tests {
             unmentioned("ideogram mt for e+jets only?", [fs]),
             ["e+jets"]
         );
+        // A program by two letters and its major version (realistic20 EXO-26-131-q04).
+        let py = "The dark partons are showered with the Hidden Valley module of Pythia 8.310.";
+        assert!(unmentioned("which Py8 add-on showers the dark partons?", [py]).is_empty());
+        assert!(unmentioned("Sh2 tune?", ["Sherpa2.2.11 with the default tune."]).is_empty());
+        assert_eq!(unmentioned("Py6 tune?", [py]), ["Py6"]);
+        assert_eq!(unmentioned("Py8 tune?", ["A pyramid of 8 bins."]), ["Py8"]);
         // A neutrino, and ℓ for the lepton (realistic18 SMP-26-062-q01).
         let wg = "The fiducial W(→ ℓν)γ → ℓνγ cross section in the electron and muon channels.";
         assert!(unmentioned("fid xsec from mu+nu+gamma events only?", [wg]).is_empty());

@@ -161,3 +161,40 @@ fn the_question_carries_the_label_and_neighbouring_cells_are_told() {
     assert!(other_cell(q, "It is 1.04 ± 0.12 [1].", &[RAPIDITY]));
     assert!(!other_cell(q, "It is 1.15 ± 0.15 [1].", &[RAPIDITY]));
 }
+
+#[test]
+fn a_row_named_by_its_value_keeps_claims_to_that_row() {
+    // realistic20 HIN-26-139-q08: no row for 90 GeV; the 70 GeV row's limit was given.
+    let alp = "**Table 2.** Upper limits at 95% CL on g_aγγ (TeV⁻¹).\n\n| m_a (GeV) | Expected | Observed |\n|---|---|---|\n| 6 | 0.21 | 0.24 |\n| 10 | 0.12 | 0.10 |\n| 20 | 0.073 | 0.081 |\n| 40 | 0.064 | 0.059 |\n| 70 | 0.090 | 0.097 |";
+    let q = "obs ALP limit at m_a = 90 GeV?";
+    assert!(other_cell(
+        q,
+        "The observed limit for m_a = 90 GeV is 0.097 TeV⁻¹ [1].",
+        &[alp]
+    ));
+    let q = "how small a photon coupling do we exclude for a 20 GeV axion?";
+    assert!(!other_cell(q, "The limit is 0.081 [1].", &[alp]));
+    assert!(other_cell(q, "The limit is 0.059 [1].", &[alp]));
+    // The question writes the value: nothing is annotated.
+    assert_eq!(annotate(q, &[alp]), q);
+    // A header naming neither the quantity nor the unit, ranges as labels, or a value named
+    // without a unit and without "=": not judged.
+    let other = alp.replace("m_a (GeV)", "Point");
+    assert!(!other_cell(
+        "limit at 90 GeV?",
+        "It is 0.097 [1].",
+        &[&other]
+    ));
+    let ranges =
+        "| m (GeV) | Limit |\n|---|---|\n| 5–10 | 0.21 |\n| 10–20 | 0.12 |\n| 20–40 | 0.073 |";
+    assert!(!other_cell(
+        "limit at 30 GeV?",
+        "It is 0.21 [1].",
+        &[ranges]
+    ));
+    assert!(!other_cell(
+        "limit for 90 masses?",
+        "It is 0.097 [1].",
+        &[alp]
+    ));
+}
