@@ -580,6 +580,7 @@ fn located_in(question: &str, tables: &[Table]) -> Vec<Located> {
 struct Valued {
     /// Byte range of the number in the question.
     at: (usize, usize),
+    /// The number.
     value: f64,
     /// The word the value is set for ("m_a" in "m_a = 90 GeV"), if written.
     name: Option<String>,
@@ -602,7 +603,7 @@ fn valued(question: &str) -> Vec<Valued> {
             continue;
         };
         let unit = ROW_UNITS.iter().copied().find(|&u| u == w(i + 1));
-        let name = (w(i - 1) == "=" && i >= 2).then(|| w(i - 2).to_string());
+        let name = (i >= 2 && w(i - 1) == "=").then(|| w(i - 2).to_string());
         let led = matches!(w(i - 1), "at" | "for" | "of" | "a" | "an");
         if name.is_some() || (led && unit.is_some()) {
             out.push(Valued {

@@ -51,7 +51,9 @@ fn in_context(text: &str) -> Vec<Segment> {
 
 /// A segment of a passage and the text its topic is read from ([`in_context`]).
 struct Segment {
+    /// The segment, as [`qualifiers::segments`] reads it.
     text: String,
+    /// The segment before it and the segment: what its topic is read from.
     context: String,
 }
 
@@ -120,9 +122,10 @@ pub struct Restated {
 /// "from A to B" with a verb of change, "A → B", "B (previously A)", "B instead of A", "A
 /// replaced by B". Only when the segment of `against` (the passages the sentence is judged
 /// against) that writes the old value is about what the change is about (the same segment, or
-/// two topic words shared, read with the segment before it: [`in_context`]), the sentence does not give the new value too, and the question
-/// does not ask about an earlier state ("before", "originally", "changed"). The first such
-/// change in `shown` (most relevant first) is taken.
+/// two topic words shared, read with the segment before it: [`in_context`]; or the change
+/// withdraws the value wherever written), the sentence does not give the new value too, and
+/// the question does not ask about an earlier state ("before", "originally", "changed"). The
+/// first such change in `shown` (most relevant first) is taken.
 pub fn restate(
     question: &str,
     text: &str,
@@ -344,9 +347,10 @@ fn marked(
 /// "=", ":", a table's `|`, a list's "," or ";" or a word ("R = (0.672 ± 0.021 ± 0.036)%", "|
 /// 1.14 ± 0.05 |", "1.31 (2022), 1.44 (2023)"); the new one is as many numbers from where a
 /// word of [`NEW`] leads ([`leads_to`]; the old run cut to the count of the new value's own:
-/// [`value_len`]), each taking the place of the old number in the same position. The marking segment must be
-/// about the same thing ([`same_topic`], or all it names before the word of [`NEW`] is named
-/// by the old value's segment: [`subject_in`]) or write the old value after the new one
+/// [`value_len`]), each taking the place of the old number in the same position. The marking
+/// segment must be about the same thing ([`same_topic`], the old value's segment read with the
+/// one before it; or all it names before the word of [`NEW`] is named by the old value's
+/// segment: [`subject_in`]) or write the old value after the new one
 /// ("16.2 pb, to be compared with 16.7 pb", "1.09 ± 0.05 (AN v1: 1.14 ± 0.05)"). For
 /// questions asking for the value as it is now ([`LATEST`]): a later note, e-log entry or
 /// review answer giving "the ratio is now 0.663" outdates the analysis note's 0.672 without
