@@ -228,12 +228,11 @@ const SPELLED_OUT: &[(&str, &str)] = &[("bpix", "barrel pixel"), ("fpix", "forwa
 /// "BPix layer 2" for BPix2; or after its ordinal, the name also spelled out ("the first
 /// barrel pixel layer" for BPix1, realistic14 EXO-26-019-q05).
 fn numbered(token: &str, text: &str) -> bool {
-    let token = token.to_ascii_lowercase();
-    let Some(at) = token.find(|c: char| c.is_ascii_digit()) else {
+    let Some((name, number)) = name_and_number(token) else {
         return false;
     };
-    let (name, number) = token.split_at(at);
-    if name.len() < 3 || !number.bytes().all(|b| b.is_ascii_digit()) {
+    let (name, number) = (name.as_str(), number.as_str());
+    if name.len() < 3 {
         return false;
     }
     let blank = |c: char| c == ' ' || c == '-';
@@ -370,19 +369,27 @@ pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a st
         .collect()
 }
 
+/// `token` (lower case) split before its first digit, where every character from there is a
+/// digit ("bpix2": "bpix", "2"; "py8": "py", "8"); `None` otherwise.
+fn name_and_number(token: &str) -> Option<(String, String)> {
+    let token = token.to_ascii_lowercase();
+    let at = token.find(|c: char| c.is_ascii_digit())?;
+    let (name, number) = token.split_at(at);
+    number
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| (name.to_string(), number.to_string()))
+}
+
 /// Whether `text` (lower case) writes the program that `token`, two letters and a major
 /// version ("Py8", "Sh2"), shortens: a longer word opening with the letters, then that version
 /// ("Pythia 8.310", "Sherpa2.2.11"; realistic20 EXO-26-131-q04).
 fn shorthand(token: &str, text: &str) -> bool {
-    let token = token.to_ascii_lowercase();
-    let Some(at) = token.find(|c: char| c.is_ascii_digit()) else {
+    let Some((name, number)) = name_and_number(token) else {
         return false;
     };
-    let (name, number) = token.split_at(at);
-    if name.len() != 2
-        || !name.bytes().all(|b| b.is_ascii_alphabetic())
-        || !number.bytes().all(|b| b.is_ascii_digit())
-    {
+    let (name, number) = (name.as_str(), number.as_str());
+    if name.len() != 2 || !name.bytes().all(|b| b.is_ascii_alphabetic()) {
         return false;
     }
     text.match_indices(name).any(|(i, _)| {

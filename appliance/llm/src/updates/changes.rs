@@ -339,9 +339,9 @@ fn led_by(before: &str, words: &[&str]) -> bool {
     }
 }
 
-/// The changes segment `t` ([`qualifiers::segments`]: lower case) states.
-fn changes_in(t: &str) -> Vec<(Value, Value)> {
-    let found = scan(t);
+/// The changes segment `t` ([`qualifiers::segments`]: lower case) states, `found` its values
+/// ([`scan`]).
+fn changes_in(t: &str, found: &[Found]) -> Vec<(Value, Value)> {
     let words: Vec<&str> = t.split(|c: char| !c.is_alphanumeric()).collect();
     let changed = words.iter().any(|w| CHANGED.contains(w));
     let mut out = Vec::new();
@@ -491,10 +491,11 @@ pub(crate) fn changes(text: &str) -> Vec<Change> {
     let mut out: Vec<Change> = qualifiers::segments(text)
         .into_iter()
         .flat_map(|segment| {
-            let withdrawn = withdrawn(&scan(&segment), &segment)
+            let found = scan(&segment);
+            let withdrawn = withdrawn(&found, &segment)
                 .into_iter()
                 .map(|change| (change, true));
-            changes_in(&segment)
+            changes_in(&segment, &found)
                 .into_iter()
                 .map(|change| (change, false))
                 .chain(withdrawn)
