@@ -98,12 +98,16 @@ pub(crate) fn is_filler(word: &str) -> bool {
     FILLER.contains(&word)
 }
 
-/// Content words of `s`: letters or digits with inner hyphens, three characters or more (or
-/// any number), case folded, a plural `s` dropped, filler words left out.
+/// Content words of `s`: letters or digits with inner hyphens or underscores, three characters
+/// or more (or any number), case folded, a plural `s` dropped, filler words left out. A
+/// symbol with a subscript is one word ("R_t", "F_L": their letters alone are too short to
+/// count), and a letter with a bar over it is written out ("tt̄" is "ttbar", "σ(t̄q)" holds
+/// "tbarq"), as physicists type them.
 pub(crate) fn content(s: &str) -> HashSet<String> {
-    s.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '.'))
+    let s = barred(s);
+    s.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '.' || c == '_'))
         .map(|w| {
-            w.trim_matches(|c: char| c == '-' || c == '.')
+            w.trim_matches(|c: char| c == '-' || c == '.' || c == '_')
                 .to_lowercase()
         })
         .filter(|w| {
@@ -112,6 +116,16 @@ pub(crate) fn content(s: &str) -> HashSet<String> {
         })
         .map(|w| singular(&w))
         .collect()
+}
+
+/// `s` with each combining bar (macron U+0304, overline U+0305) after a letter written as
+/// "bar" ("t̄" is "tbar").
+pub(crate) fn barred(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains(['\u{304}', '\u{305}']) {
+        s.replace(['\u{304}', '\u{305}'], "bar").into()
+    } else {
+        s.into()
+    }
 }
 
 /// `w` without a plural `s` where three characters or more remain and it does not end in
@@ -186,10 +200,12 @@ pub fn restates(question: &str, claim: &str) -> bool {
 
 /// Whether question word `short` is an abbreviation of claim word `word` by its opening
 /// letters, as physicists type them ("unc" for uncertainty, "ideo" for ideogram, "lumi" for
-/// luminosity): three letters or more, and `word` longer.
+/// luminosity): three letters or more, and `word` longer and no symbol or identifier joined
+/// with underscores ("HLT" does not abbreviate "HLT_VBF_DiPFJet125").
 fn abbreviates(short: &str, word: &str) -> bool {
     short.chars().count() >= 3
         && short.chars().all(char::is_alphabetic)
+        && !word.contains('_')
         && word.len() > short.len()
         && word.starts_with(short)
 }

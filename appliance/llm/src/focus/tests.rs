@@ -203,3 +203,14 @@ fn questions_asking_why_are_recognised() {
         assert!(!asks_why(q), "{q}");
     }
 }
+
+#[test]
+fn symbols_and_barred_letters_are_content_words() {
+    let words = content("the ratio R_t = σ(tq)/σ(t̄q) in tt̄ events, F_L and m_T^W");
+    for w in ["r_t", "tbarq", "ttbar", "f_l", "m_t", "ratio"] {
+        assert!(words.contains(w), "{w} in {words:?}");
+    }
+    // Underscores at a word's edge are no part of it.
+    assert!(content("_debug_ flag").contains("debug"));
+    assert!(!content("a t q").contains("t"));
+}
