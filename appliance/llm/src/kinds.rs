@@ -259,6 +259,28 @@ const HOW_ENERGETIC: &[&str] = &[
     "lowest pt",
 ];
 
+/// What "σ(…)" in a question asks for: a cross section, or the width of a distribution.
+const SIGMA_OF: [Kind; 6] = [
+    Kind::CrossSection,
+    Kind::Plain,
+    Kind::Small,
+    Kind::Percent,
+    Kind::Energy,
+    Kind::Length,
+];
+
+/// Whether `q` ([`focus::phrase_text`]) writes "σ" or "sigma" as a word with a parenthesis
+/// after it ("σ(4t)", "sigma (ee & μμ together)").
+fn names_sigma_of(q: &str) -> bool {
+    ["σ", "sigma"].iter().any(|s| {
+        q.match_indices(s).any(|(at, m)| {
+            let before = q[..at].chars().next_back();
+            let after = q[at + m.len()..].trim_start_matches(' ');
+            !before.is_some_and(char::is_alphanumeric) && after.starts_with('(')
+        })
+    })
+}
+
 /// Phrases of a question asking for a scale factor (a data/simulation ratio).
 const SCALE_FACTOR: &[&str] = &[
     "sf",
@@ -357,6 +379,12 @@ pub fn asked(question: &str) -> Option<Vec<Kind>> {
             .any(|w| OBJECTS.iter().any(|o| w.starts_with(o)))
     {
         kinds.push(Kind::Energy);
+    }
+    // "σ(tttt)", "sigma (ee & μμ)": a cross section, or a resolution ("σ(pT)", "σ(m)"),
+    // never a number of standard deviations (realistic19 TOP-26-089-q01: "6.1σ" observed
+    // significance for "sigma(tttt) obs value?").
+    if names_sigma_of(&q) {
+        kinds.extend(SIGMA_OF);
     }
     // "How much (2022) data / lumi": a luminosity, or a share of one.
     if has(&"how much") && words.iter().any(|w| AMOUNTS_OF_DATA.contains(w)) {

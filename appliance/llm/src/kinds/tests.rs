@@ -307,3 +307,24 @@ fn no_right_answer_of_the_helpers_cases_is_refused() {
     assert_eq!(wrong, 40);
     eprintln!("wrong-kind answers refused: {caught} of {wrong}");
 }
+
+#[test]
+fn sigma_of_a_process_asks_for_a_cross_section_not_a_significance() {
+    // realistic19 TOP-26-089-q01.
+    let q = "sigma(tttt) obs value?";
+    assert!(other_kind(
+        q,
+        &["The observed significance over the background-only hypothesis is 6.1σ."]
+    ));
+    assert!(!other_kind(q, &["It is 19.8 +4.6 −4.1 fb."]));
+    assert!(!other_kind(
+        "σ (pT) of the fit at 100 GeV?",
+        &["It is 7.5%."]
+    ));
+    // "in sigma" and "σ_eff" are no σ(…).
+    assert!(!other_kind(
+        "a-priori sensitivity (in sigma)?",
+        &["It is 7.2σ."]
+    ));
+    assert_eq!(asked("best sigma_eff of the Hgg categories?"), None);
+}
