@@ -11,6 +11,7 @@ use crate::conditions;
 use crate::counts;
 use crate::engine::{Engine, Params, Stats};
 use crate::focus;
+use crate::glossary;
 use crate::grounding::{self, Budget, Passage};
 use crate::kinds;
 use crate::locate;
@@ -323,6 +324,15 @@ fn texts<P: std::borrow::Borrow<Passage>>(passages: &[P]) -> Vec<&str> {
     passages.iter().map(|p| p.borrow().text.as_str()).collect()
 }
 
+/// `question` as the model steps read it: a table place it describes by rank ("third pt bin")
+/// named by its label, read from the passages' whole tables ("third pt bin (25–35)",
+/// [`cells::annotate`]), and an abbreviation or spelling the passages do not write followed by
+/// the one they do ("weak-boson-fusion (VBF)", [`glossary::gloss`]).
+fn as_read(question: &str, passages: &[Passage]) -> String {
+    let texts = texts(passages);
+    glossary::gloss(&cells::annotate(question, &texts), &texts)
+}
+
 /// The LLM reranker: each passage, cut to `max_passage_tokens` at a sentence end as the answer
 /// pipeline cuts it, scored by the relevance judge on its window of `paragraphs` (log
 /// P("Yes") − log P("No") for the next token after the judging prompt in the model's chat
@@ -335,7 +345,7 @@ pub fn rerank(
     paragraphs: usize,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Vec<f32>, LlmError> {
-    let question = &cells::annotate(question, &texts(passages));
+    let question = &as_read(question, passages);
     let cut: Vec<Passage> = passages
         .iter()
         .map(|p| {
@@ -371,10 +381,9 @@ fn steps(
 ) -> Result<Outcome, LlmError> {
     engine.forget();
     let mut out = Outcome::default();
-    // A table place the question describes by rank ("third pt bin") is named by its label,
-    // read from the passages' whole tables, in the question every model step reads and the
-    // passages are cut for ("third pt bin (25–35)"); the checks read the question as asked.
-    let asked = cells::annotate(question, &texts(passages));
+    // The question every model step reads and the passages are cut for ([`as_read`]); the
+    // checks read the question as asked.
+    let asked = as_read(question, passages);
     out.asked = (asked != question).then(|| asked.clone());
     // With a first look, only its passages are fitted now; the rest are the second look's.
     let first = checks

@@ -166,3 +166,38 @@ fn key_points_through_the_checks() {
         "key points {answered}, refused {lost} {refused:?}; unanswerable caught before the model {caught}"
     );
 }
+
+/// Each realistic question that the glossary changes, as the model steps read it beside all of
+/// its analysis's notes ([`crate::glossary::gloss`]): `cargo test -p mitra-llm --lib
+/// glosses_of_the_questions -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn glosses_of_the_questions() {
+    let mut changed = 0;
+    for set in sets() {
+        let notes = sections(&set);
+        let Ok(questions) = std::fs::read_to_string(set.join("questions.jsonl")) else {
+            continue;
+        };
+        for line in questions.lines() {
+            let Ok(q) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            let question = q["text"].as_str().unwrap_or_default();
+            let analysis = q["analysis_id"].as_str().unwrap_or("\u{0}");
+            let own: Vec<&str> = notes
+                .iter()
+                .filter(|(n, _)| n.starts_with(analysis))
+                .map(|(_, s)| s.as_str())
+                .collect();
+            let glossed = crate::glossary::gloss(question, &own);
+            if glossed != question {
+                changed += 1;
+                let id = q["_id"].as_str().unwrap_or_default();
+                let answerable = q["answerable"].as_bool() == Some(true);
+                println!("GLOSS {id} answerable={answerable} {glossed:?}");
+            }
+        }
+    }
+    println!("questions glossed {changed}");
+}

@@ -11,6 +11,7 @@ pub mod engine;
 mod error;
 pub mod focus;
 pub mod gguf;
+pub mod glossary;
 pub mod grounding;
 pub mod kinds;
 pub mod locate;

@@ -1,0 +1,159 @@
+//! Abbreviations physicists type and the spellings notes write for the same thing ("VBF" and
+//! "vector-boson fusion"), so that a question names a thing as its passages do.
+
+use crate::grounding;
+
+/// Spellings of one thing, the abbreviation first. Only abbreviations a note does not spell by
+/// their opening letters ("lumi" for luminosity is read by [`crate::locate`] already), and none
+/// that is also an English word or a unit ("ME", "PS").
+const GROUPS: &[&[&str]] = &[
+    &[
+        "VBF",
+        "vector-boson fusion",
+        "weak-boson fusion",
+        "vector-boson-fusion",
+        "weak-boson-fusion",
+    ],
+    &[
+        "ggF",
+        "ggH",
+        "gluon fusion",
+        "gluon-gluon fusion",
+        "gluon-fusion",
+    ],
+    &["DY", "Drell-Yan", "Drell–Yan"],
+    &[
+        "MET",
+        "ptmiss",
+        "p_T^miss",
+        "pTmiss",
+        "missing transverse momentum",
+        "missing transverse energy",
+        "missing momentum",
+    ],
+    &["PU", "pileup", "pile-up"],
+    &["JES", "jet energy scale"],
+    &["JER", "jet energy resolution"],
+    &["UE", "underlying event", "underlying-event"],
+    &[
+        "MPI",
+        "multiparton interactions",
+        "multi-parton interactions",
+        "multiple parton interactions",
+    ],
+    &["ISR", "initial-state radiation"],
+    &["FSR", "final-state radiation"],
+    &["BDT", "boosted decision tree"],
+    &["SR", "signal region"],
+    &["CR", "control region"],
+    &["VR", "validation region"],
+    &["WP", "working point"],
+    &["SF", "scale factor"],
+    &["xsec", "x-sec", "cross section", "cross-section"],
+];
+
+/// `s` as spellings are compared: ASCII letters in lower case, hyphens as spaces (byte
+/// offsets kept).
+fn folded(s: &str) -> String {
+    s.to_ascii_lowercase().replace('-', " ")
+}
+
+/// Where `form` ([`folded`]) occurs in `text` ([`folded`]) as whole words, a plural "s" after
+/// it allowed ("SFs"): the byte ranges of the form, in order.
+fn places(text: &str, form: &str) -> Vec<(usize, usize)> {
+    let word = |c: char| c.is_alphanumeric();
+    grounding::occurrences(text, form, word, |_| false)
+        .filter(|&(_, e)| {
+            let mut after = text[e..].chars();
+            match after.next() {
+                Some('s') => !after.next().is_some_and(word),
+                Some(c) => !word(c),
+                None => true,
+            }
+        })
+        .collect()
+}
+
+/// `question` with the spelling its passages `texts` write after each abbreviation or
+/// spelling of [`GROUPS`] that none of them writes ("weak-boson-fusion μ?" → "weak-boson-fusion
+/// (VBF) μ?" beside notes writing only "VBF"); `question` itself when there is none. The
+/// model steps read a question in the notes' words (realistic20 HIG-26-108-q01: the
+/// inclusive μ given for the VBF one).
+pub fn gloss(question: &str, texts: &[&str]) -> String {
+    let q = folded(question);
+    let texts: Vec<String> = texts.iter().map(|t| folded(t)).collect();
+    let written = |form: &str| texts.iter().any(|t| !places(t, &folded(form)).is_empty());
+    // (end of the question's spelling, the passages' spelling), by position.
+    let mut glosses: Vec<(usize, &str)> = Vec::new();
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    for group in GROUPS {
+        // Longer spellings first, so "gluon-gluon fusion" is not read as "gluon fusion".
+        let mut forms: Vec<&str> = group.to_vec();
+        forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+        for form in forms {
+            for (s, e) in places(&q, &folded(form)) {
+                if taken.iter().any(|&(a, b)| s < b && a < e) {
+                    continue;
+                }
+                taken.push((s, e));
+                if written(form) {
+                    continue;
+                }
+                if let Some(other) = group.iter().find(|o| written(o)) {
+                    glosses.push((e, other));
+                }
+            }
+        }
+    }
+    glosses.sort_unstable();
+    let mut out = String::new();
+    let mut from = 0;
+    for (at, other) in glosses {
+        // After a plural "s" of the spelling.
+        let at = if question[at..].starts_with('s') {
+            at + 1
+        } else {
+            at
+        };
+        out.push_str(&question[from..at]);
+        out.push_str(&format!(" ({other})"));
+        from = at;
+    }
+    out.push_str(&question[from..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spelling_no_passage_writes_is_glossed_with_the_one_they_write() {
+        let notes = [
+            "| Process | μ |\n|---|---|\n| VBF | 1.21 ± 0.2 |",
+            "The ggH μ is 1.0.",
+        ];
+        assert_eq!(
+            gloss("weak-boson-fusion μ from the 4-POI fit?", &notes),
+            "weak-boson-fusion (VBF) μ from the 4-POI fit?"
+        );
+        assert_eq!(gloss("gluon fusion mu?", &notes), "gluon fusion (ggH) mu?");
+        // Written as the passages write it: nothing added.
+        assert_eq!(gloss("VBF mu?", &notes), "VBF mu?");
+        let prose = ["The jet energy scale uncertainty in the signal region is 3.1%."];
+        assert_eq!(
+            gloss("how big is the JES piece in the SR?", &prose),
+            "how big is the JES (jet energy scale) piece in the SR (signal region)?"
+        );
+        assert_eq!(
+            gloss(
+                "SFs for the loose WP?",
+                &["The scale factors at each working point …"]
+            ),
+            "SFs (scale factor) for the loose WP (working point)?"
+        );
+        // No other spelling written either, or a word that merely contains one: unchanged.
+        assert_eq!(gloss("DY norm?", &["no such process"]), "DY norm?");
+        assert_eq!(gloss("SRs and sfx?", &["SRsomething"]), "SRs and sfx?");
+    }
+}
