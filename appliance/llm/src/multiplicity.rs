@@ -84,6 +84,15 @@ const LOOSE: &[(Object, u32, &str)] = &[
     (Object::Lepton, 2, "dimuon"),
     (Object::Lepton, 2, "dielectron"),
     (Object::Lepton, 3, "trilepton"),
+    // A final state without leptons (realistic21 EXO-26-157-q04: "the 0ℓ signal sample" of a
+    // search "in the fully hadronic final state").
+    (Object::Lepton, 0, "fully hadronic"),
+    (Object::Lepton, 0, "fully-hadronic"),
+    (Object::Lepton, 0, "all-hadronic"),
+    (Object::Lepton, 0, "all hadronic"),
+    (Object::Lepton, 0, "lepton veto"),
+    (Object::Lepton, 0, "zero-lepton"),
+    (Object::Lepton, 0, "0-lepton"),
 ];
 
 /// One object's patterns: a number before its words, a number in words, "N or more", a
@@ -335,6 +344,11 @@ mod tests {
         )
         .is_empty());
         assert!(unwritten("how q-rich is dy+1j?", "the z+jet sample").is_empty());
+        // A fully hadronic final state has no leptons (realistic21 EXO-26-157-q04).
+        let hadronic = "a search in the fully hadronic final state; events with electrons or \
+                        muons are rejected.";
+        assert!(unwritten("which hlt path fills the 0ℓ signal sample?", hadronic).is_empty());
+        assert_eq!(unwritten("yield in the 1ℓ cr?", hadronic), ["1ℓ"]);
     }
 
     #[test]
