@@ -254,6 +254,9 @@ pub fn answer(
     hooks: Hooks<'_>,
 ) -> Result<Outcome, LlmError> {
     let mut prompts = Sha256::new();
+    // The checks read a fraction typed as one character as the model steps do: "a=¼" names
+    // the table row of "a = 0.25".
+    let question = &glossary::decimals(question);
     let mut out = steps(
         engine,
         question,
@@ -327,10 +330,12 @@ fn texts<P: std::borrow::Borrow<Passage>>(passages: &[P]) -> Vec<&str> {
 /// `question` as the model steps read it: a table place it describes by rank ("third pt bin")
 /// named by its label, read from the passages' whole tables ("third pt bin (25–35)",
 /// [`cells::annotate`]), and an abbreviation or spelling the passages do not write followed by
-/// the one they do ("weak-boson-fusion (VBF)", [`glossary::gloss`]).
+/// the one they do ("weak-boson-fusion (VBF)", [`glossary::gloss`]), a fraction typed as one
+/// character in decimals ("a=¼" as "a=0.25", [`glossary::decimals`]).
 fn as_read(question: &str, passages: &[Passage]) -> String {
     let texts = texts(passages);
-    glossary::gloss(&cells::annotate(question, &texts), &texts)
+    let question = glossary::decimals(question);
+    glossary::gloss(&cells::annotate(&question, &texts), &texts)
 }
 
 /// The LLM reranker: each passage, cut to `max_passage_tokens` at a sentence end as the answer

@@ -123,6 +123,23 @@ pub fn gloss(question: &str, texts: &[&str]) -> String {
     out
 }
 
+/// Fractions typed as one character, with the decimals notes write for them.
+const FRACTIONS: &[(char, &str)] = &[('½', "0.5"), ('¼', "0.25"), ('¾', "0.75"), ('⅛', "0.125")];
+
+/// `question` with each fraction typed as one character ("a=½") written in decimals ("a=0.5"),
+/// as tables write a coupling or a ratio (realistic21 EXO-26-157-q03 and q06, whose rows of
+/// "a = 0.25" and "a = 0.5" neither the judge's window nor the model found).
+pub fn decimals(question: &str) -> String {
+    let mut out = String::with_capacity(question.len());
+    for c in question.chars() {
+        match FRACTIONS.iter().find(|(f, _)| *f == c) {
+            Some((_, d)) => out.push_str(d),
+            None => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,5 +172,18 @@ mod tests {
         // No other spelling written either, or a word that merely contains one: unchanged.
         assert_eq!(gloss("DY norm?", &["no such process"]), "DY norm?");
         assert_eq!(gloss("SRs and sfx?", &["SRsomething"]), "SRs and sfx?");
+    }
+
+    #[test]
+    fn a_fraction_typed_as_one_character_is_read_in_decimals() {
+        assert_eq!(
+            decimals("obs m_V limit for coupling a=¼, as approved?"),
+            "obs m_V limit for coupling a=0.25, as approved?"
+        );
+        assert_eq!(
+            decimals("exp. m_V reach at a=½?"),
+            "exp. m_V reach at a=0.5?"
+        );
+        assert_eq!(decimals("no fraction"), "no fraction");
     }
 }
