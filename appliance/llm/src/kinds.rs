@@ -270,13 +270,13 @@ const SIGMA_OF: [Kind; 6] = [
 ];
 
 /// Whether `q` ([`focus::phrase_text`]) writes "σ" or "sigma" as a word with a parenthesis
-/// after it ("σ(4t)", "sigma (ee & μμ together)").
+/// right after it ("σ(4t)", "sigma(tttt)"); not with a space between, a remark ("obs. sigma
+/// (ee & μμ together)" asks for a significance: realistic21 SMP-26-171-q06).
 fn names_sigma_of(q: &str) -> bool {
     ["σ", "sigma"].iter().any(|s| {
         q.match_indices(s).any(|(at, m)| {
             let before = q[..at].chars().next_back();
-            let after = q[at + m.len()..].trim_start_matches(' ');
-            !before.is_some_and(char::is_alphanumeric) && after.starts_with('(')
+            !before.is_some_and(char::is_alphanumeric) && q[at + m.len()..].starts_with('(')
         })
     })
 }
@@ -380,7 +380,7 @@ pub fn asked(question: &str) -> Option<Vec<Kind>> {
     {
         kinds.push(Kind::Energy);
     }
-    // "σ(tttt)", "sigma (ee & μμ)": a cross section, or a resolution ("σ(pT)", "σ(m)"),
+    // "σ(tttt)", "sigma(4t)": a cross section, or a resolution ("σ(pT)", "σ(m)"),
     // never a number of standard deviations (realistic19 TOP-26-089-q01: "6.1σ" observed
     // significance for "sigma(tttt) obs value?").
     if names_sigma_of(&q) {

@@ -318,8 +318,13 @@ fn sigma_of_a_process_asks_for_a_cross_section_not_a_significance() {
     ));
     assert!(!other_kind(q, &["It is 19.8 +4.6 −4.1 fb."]));
     assert!(!other_kind(
-        "σ (pT) of the fit at 100 GeV?",
+        "σ(pT) of the fit at 100 GeV?",
         &["It is 7.5%."]
+    ));
+    // A remark in parentheses after "sigma" (realistic21 SMP-26-171-q06).
+    assert!(!other_kind(
+        "obs. sigma (ee & μμ together), after the MC-stat fix?",
+        &["The observed significance is 13.8 standard deviations."]
     ));
     // "in sigma" and "σ_eff" are no σ(…).
     assert!(!other_kind(
