@@ -76,6 +76,11 @@ const LOOSE: &[(Object, u32, &str)] = &[
     (Object::Jet, 1, "single-jet"),
     (Object::Jet, 2, "dijet"),
     (Object::Jet, 3, "trijet"),
+    // A Z or a lepton pair with two jets (realistic21 SMP-26-171-q01: "Z+2-jet" events in a
+    // table of "QCD Zjj" yields).
+    (Object::Jet, 2, "zjj"),
+    (Object::Jet, 2, "lljj"),
+    (Object::Jet, 2, "ℓℓjj"),
     (Object::Lepton, 1, "single-lepton"),
     (Object::Lepton, 1, "single lepton"),
     (Object::Lepton, 1, "single-muon"),
@@ -349,6 +354,9 @@ mod tests {
                         muons are rejected.";
         assert!(unwritten("which hlt path fills the 0ℓ signal sample?", hadronic).is_empty());
         assert_eq!(unwritten("yield in the 1ℓ cr?", hadronic), ["1ℓ"]);
+        // "Zjj" is a Z with two jets (realistic21 SMP-26-171-q01).
+        let zjj = "| channel | era | ew zjj | qcd zjj |";
+        assert!(unwritten("how many non-ew z+2-jet events predicted for e⁺e⁻?", zjj).is_empty());
     }
 
     #[test]

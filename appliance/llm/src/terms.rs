@@ -9,8 +9,9 @@ use crate::{focus, grounding, kinds};
 const VARIABLE_BASES: &[&str] = &["m", "M", "p", "P", "E", "H"];
 
 /// Prefixes of camel-case kinematic variables (pTmiss, ETmiss, HTmiss, mTW), often written
-/// in words or as symbols with sub- and superscripts.
-const VARIABLE_PREFIXES: &[&str] = &["pT", "ET", "HT", "mT"];
+/// in words or as symbols with sub- and superscripts, and of camel-case abbreviations of prose
+/// ("misID" for misidentification or mistag: realistic21 JME-26-148-q02).
+const VARIABLE_PREFIXES: &[&str] = &["pT", "ET", "HT", "mT", "mis"];
 
 /// Greek letters as physicists type them in ASCII ("sigma_vis" for σ_vis, "Upsilon" for Υ).
 const GREEK: &[(&str, &str)] = &[
@@ -521,8 +522,8 @@ mod tests {
             assert!(identifier(t), "{t}");
         }
         for t in [
-            "GeV", "kHz", "TeV", "ttH", "ggF", "pTmiss", "ETmiss", "m_ll", "p_T", "BDT", "v4",
-            "e+e", "Powheg", "tau", "x1e", "x2.5e", "x10",
+            "GeV", "kHz", "TeV", "ttH", "ggF", "pTmiss", "ETmiss", "misID", "m_ll", "p_T", "BDT",
+            "v4", "e+e", "Powheg", "tau", "x1e", "x2.5e", "x10",
         ] {
             assert!(!identifier(t), "{t}");
         }
