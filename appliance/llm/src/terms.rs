@@ -275,12 +275,34 @@ fn numbered(token: &str, text: &str) -> bool {
 /// Whether `token` names anti-kT jets by their radius ("AK4", "AK8": R = 0.4, 0.8) that
 /// `squashed` (the passages, [`squash`]ed) describe in words: "clustered with the anti-kT
 /// algorithm with R = 0.4" (realistic12 SUS-26-017-q04, refused as unmentioned).
-fn anti_kt(token: &str, squashed: &str) -> bool {
+/// Also a list of radii: "anti-k_T jets with R = 0.2, 0.4, 0.6, 0.8 and 1.0" describes AK4
+/// jets (realistic21 HIN-26-184-q02), read in `lower` (the passages in lower case).
+fn anti_kt(token: &str, squashed: &str, lower: &str) -> bool {
     let token = token.to_ascii_lowercase();
     let Some(tenths) = token.strip_prefix("ak").and_then(|n| n.parse::<u32>().ok()) else {
         return false;
     };
-    squashed.contains("antikt") && squashed.contains(&format!("r{tenths:02}"))
+    if !squashed.contains("antikt") {
+        return false;
+    }
+    if squashed.contains(&format!("r{tenths:02}")) {
+        return true;
+    }
+    let radius = f64::from(tenths) / 10.0;
+    lower.match_indices("r = ").any(|(at, m)| {
+        // The list after "R = ": numbers joined by commas, "and" or "or".
+        lower[at + m.len()..]
+            .split([',', ' '])
+            .filter(|w| !w.is_empty())
+            .take_while(|w| {
+                matches!(*w, "and" | "or") || w.trim_end_matches('.').parse::<f64>().is_ok()
+            })
+            .any(|w| {
+                w.trim_end_matches('.')
+                    .parse::<f64>()
+                    .is_ok_and(|r| (r - radius).abs() < 1e-9)
+            })
+    })
 }
 
 /// The LHC's data-taking runs as notes date them when they never write the run's name:
@@ -356,7 +378,7 @@ pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a st
                 mentioned(t, &squashed)
                     || numbered(t, &lower)
                     || dated_run(t, &squashed, &lower)
-                    || anti_kt(t, &squashed)
+                    || anti_kt(t, &squashed, &lower)
                     || shorthand(t, &lower)
             })
         })
@@ -560,6 +582,11 @@ mod tests {
         let radius = "Jets are clustered with the anti-kT algorithm with R = 0.4.";
         assert!(unmentioned("AK4 heavy-flavour discriminant?", [radius]).is_empty());
         assert_eq!(unmentioned("AK8 mass window?", [radius]), ["AK8"]);
+        // A list of radii (realistic21 HIN-26-184-q02).
+        let radii = "R_AA for anti-k_T jets with R = 0.2, 0.4, 0.6, 0.8 and 1.0 is measured.";
+        assert!(unmentioned("how suppressed are AK4-size jets?", [radii]).is_empty());
+        assert!(unmentioned("AK10 jets?", [radii]).is_empty());
+        assert_eq!(unmentioned("AK12 jets?", [radii]), ["AK12"]);
         let mu = "The fit gives a signal strength of μ = 1.55 ± 0.61.";
         assert!(unmentioned("what mu_hat came out post-unblinding?", [mu]).is_empty());
         assert_eq!(unmentioned("what C_rn_hat came out?", [mu]), ["C_rn_hat"]);
