@@ -331,11 +331,12 @@ fn texts<P: std::borrow::Borrow<Passage>>(passages: &[P]) -> Vec<&str> {
 /// named by its label, read from the passages' whole tables ("third pt bin (25–35)",
 /// [`cells::annotate`]), and an abbreviation or spelling the passages do not write followed by
 /// the one they do ("weak-boson-fusion (VBF)", [`glossary::gloss`]), a fraction typed as one
-/// character in decimals ("a=¼" as "a=0.25", [`glossary::decimals`]).
+/// character in decimals ("a=¼" as "a=0.25", [`glossary::decimals`]), and an energy in the
+/// unit the passages write it in ("1-TeV (1000 GeV)", [`glossary::energies`]).
 fn as_read(question: &str, passages: &[Passage]) -> String {
     let texts = texts(passages);
     let question = glossary::decimals(question);
-    glossary::gloss(&cells::annotate(&question, &texts), &texts)
+    glossary::read(&cells::annotate(&question, &texts), &texts)
 }
 
 /// The LLM reranker: each passage, cut to `max_passage_tokens` at a sentence end as the answer

@@ -123,6 +123,73 @@ pub fn gloss(question: &str, texts: &[&str]) -> String {
     out
 }
 
+/// `question` in the words of its passages `texts`: [`gloss`], then [`energies`].
+pub fn read(question: &str, texts: &[&str]) -> String {
+    energies(&gloss(question, texts), texts)
+}
+
+/// `question` with each energy in TeV or GeV that no passage writes in that unit followed by
+/// its value in the other unit where a passage writes that number ("a 1-TeV radion (1000
+/// GeV)" beside a table of m_X (GeV) rows: realistic21 HIG-26-152-q06): TeV from 0.1 up, GeV
+/// from 1000 up, so that "40 GeV" is never "0.04".
+pub fn energies(question: &str, texts: &[&str]) -> String {
+    // (end of the unit in the question, the value in the other unit), by position.
+    let mut glosses: Vec<(usize, String)> = Vec::new();
+    let lower = question.to_ascii_lowercase();
+    for unit in ["tev", "gev"] {
+        for (at, _) in lower.match_indices(unit) {
+            let after = lower[at + unit.len()..].chars().next();
+            if after.is_some_and(char::is_alphanumeric) {
+                continue;
+            }
+            // The number before the unit, a space or a hyphen between.
+            let head = lower[..at].trim_end_matches([' ', '-']);
+            let start = head
+                .char_indices()
+                .rfind(|&(_, c)| !(c.is_ascii_digit() || c == '.'))
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            let number = &head[start..];
+            let Ok(value) = number.parse::<f64>() else {
+                continue;
+            };
+            let (other, converted) = if unit == "tev" {
+                ("GeV", value * 1000.0)
+            } else {
+                ("TeV", value / 1000.0)
+            };
+            if (unit == "tev" && value < 0.1) || (unit == "gev" && value < 1000.0) {
+                continue;
+            }
+            let converted = format!("{converted}");
+            let in_unit = |t: &str| {
+                let t = t.to_ascii_lowercase();
+                let written = grounding::whole_numbers(&t, number).any(|(_, e)| {
+                    t[e..]
+                        .trim_start_matches([' ', '-', '\u{a0}'])
+                        .starts_with(unit)
+                });
+                written
+            };
+            if texts.iter().any(|t| in_unit(t))
+                || !texts.iter().any(|t| grounding::has_number(t, &converted))
+            {
+                continue;
+            }
+            glosses.push((at + unit.len(), format!(" ({converted} {other})")));
+        }
+    }
+    glosses.sort();
+    let mut out = String::new();
+    let mut from = 0;
+    for (end, gloss) in glosses {
+        out.push_str(&question[from..end]);
+        out.push_str(&gloss);
+        from = end;
+    }
+    out.push_str(&question[from..]);
+    out
+}
+
 /// Fractions typed as one character, with the decimals notes write for them.
 const FRACTIONS: &[(char, &str)] = &[('½', "0.5"), ('¼', "0.25"), ('¾', "0.75"), ('⅛', "0.125")];
 
@@ -172,6 +239,36 @@ mod tests {
         // No other spelling written either, or a word that merely contains one: unchanged.
         assert_eq!(gloss("DY norm?", &["no such process"]), "DY norm?");
         assert_eq!(gloss("SRs and sfx?", &["SRsomething"]), "SRs and sfx?");
+    }
+
+    #[test]
+    fn an_energy_is_also_given_in_the_unit_the_passages_write_it_in() {
+        let table = ["| m_X (GeV) | Observed, spin-0 |\n|---|---|\n| 1000 | 13.9 |"];
+        assert_eq!(
+            energies("post-CWR obs bound on σB for a 1-TeV radion?", &table),
+            "post-CWR obs bound on σB for a 1-TeV (1000 GeV) radion?"
+        );
+        let tev = ["The mass reach is 3.5 TeV for the triplet."];
+        assert_eq!(
+            energies("ceiling at m = 3500 GeV?", &tev),
+            "ceiling at m = 3500 GeV (3.5 TeV)?"
+        );
+        // Written in the question's unit, or not at all, or too small: unchanged.
+        assert_eq!(
+            energies("limit at 1 TeV?", &["up to 1 TeV, 1000 events"]),
+            "limit at 1 TeV?"
+        );
+        assert_eq!(energies("limit at 2 TeV?", &table), "limit at 2 TeV?");
+        assert_eq!(energies("at 40 GeV?", &["0.04"]), "at 40 GeV?");
+        // A range with an en dash before the number (no panic on the multi-byte dash).
+        assert_eq!(
+            energies("threshold, 20–3000 GeV?", &["3 TeV"]),
+            "threshold, 20–3000 GeV (3 TeV)?"
+        );
+        assert_eq!(
+            energies("bins 1–3000 GeV?", &["from 1 to 3000 GeV, 3 bins"]),
+            "bins 1–3000 GeV?"
+        );
     }
 
     #[test]

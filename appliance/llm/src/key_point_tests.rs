@@ -168,7 +168,7 @@ fn key_points_through_the_checks() {
 }
 
 /// Each realistic question that the glossary changes, as the model steps read it beside all of
-/// its analysis's notes ([`crate::glossary::gloss`]): `cargo test -p mitra-llm --lib
+/// its analysis's notes ([`crate::glossary::read`], after [`crate::glossary::decimals`]): `cargo test -p mitra-llm --lib
 /// glosses_of_the_questions -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -190,7 +190,7 @@ fn glosses_of_the_questions() {
                 .filter(|(n, _)| n.starts_with(analysis))
                 .map(|(_, s)| s.as_str())
                 .collect();
-            let glossed = crate::glossary::gloss(question, &own);
+            let glossed = crate::glossary::read(&crate::glossary::decimals(question), &own);
             if glossed != question {
                 changed += 1;
                 let id = q["_id"].as_str().unwrap_or_default();
