@@ -160,7 +160,19 @@ pub fn energies(question: &str, texts: &[&str]) -> String {
             if (unit == "tev" && value < 0.1) || (unit == "gev" && value < 1000.0) {
                 continue;
             }
-            let converted = format!("{converted}");
+            let converted = match range_start(&head[..start]) {
+                // The lower edge of a range in the same unit ("0.4<pT<0.5 TeV", "1–1.2 TeV").
+                Some(low) if low < value => {
+                    let low = if unit == "tev" {
+                        low * 1000.0
+                    } else {
+                        low / 1000.0
+                    };
+                    format!("{low}–{converted}")
+                }
+                _ => format!("{converted}"),
+            };
+            let last = converted.rsplit('–').next().unwrap_or_default().to_string();
             let in_unit = |t: &str| {
                 let t = t.to_ascii_lowercase();
                 let written = grounding::whole_numbers(&t, number).any(|(_, e)| {
@@ -171,7 +183,7 @@ pub fn energies(question: &str, texts: &[&str]) -> String {
                 written
             };
             if texts.iter().any(|t| in_unit(t))
-                || !texts.iter().any(|t| grounding::has_number(t, &converted))
+                || !texts.iter().any(|t| grounding::has_number(t, &last))
             {
                 continue;
             }
@@ -188,6 +200,29 @@ pub fn energies(question: &str, texts: &[&str]) -> String {
     }
     out.push_str(&question[from..]);
     out
+}
+
+/// The number a range ends with before its upper edge: `head` (lower case) ending in "0.4<pT<",
+/// "0.4 < p_t <", "1–", "1-" or "1 to".
+fn range_start(head: &str) -> Option<f64> {
+    let h = head.trim_end();
+    let h = if let Some(h) = h.strip_suffix('<') {
+        // "A < pT <": the variable between the bounds.
+        let h = h
+            .trim_end()
+            .trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '_');
+        h.trim_end().strip_suffix('<')?
+    } else if let Some(h) = h.strip_suffix(" to") {
+        h
+    } else {
+        h.strip_suffix('–').or_else(|| h.strip_suffix('-'))?
+    };
+    let h = h.trim_end();
+    let start = h
+        .char_indices()
+        .rfind(|&(_, c)| !(c.is_ascii_digit() || c == '.'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    h[start..].parse().ok()
 }
 
 /// Fractions typed as one character, with the decimals notes write for them.
@@ -260,10 +295,20 @@ mod tests {
         );
         assert_eq!(energies("limit at 2 TeV?", &table), "limit at 2 TeV?");
         assert_eq!(energies("at 40 GeV?", &["0.04"]), "at 40 GeV?");
+        // A range's lower edge is converted with it (realistic21 HIN-26-184-q06).
+        let bins = ["| p_T (GeV) | 0–10% |\n|---|---|\n| 400–500 | 0.66 |"];
+        assert_eq!(
+            energies("most central events (0.4<pT<0.5 TeV)?", &bins),
+            "most central events (0.4<pT<0.5 TeV (400–500 GeV))?"
+        );
+        assert_eq!(
+            energies("R43 in the 1-1.2 TeV bin?", &["| 1000–1200 |"]),
+            "R43 in the 1-1.2 TeV (1000–1200 GeV) bin?"
+        );
         // A range with an en dash before the number (no panic on the multi-byte dash).
         assert_eq!(
             energies("threshold, 20–3000 GeV?", &["3 TeV"]),
-            "threshold, 20–3000 GeV (3 TeV)?"
+            "threshold, 20–3000 GeV (0.02–3 TeV)?"
         );
         assert_eq!(
             energies("bins 1–3000 GeV?", &["from 1 to 3000 GeV, 3 bins"]),
