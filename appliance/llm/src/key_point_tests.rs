@@ -59,6 +59,29 @@ fn sections(set: &Path) -> Vec<(String, String)> {
     out
 }
 
+/// Calls `visit` with each question of the sets (its JSON line) and the sections of its
+/// analysis's notes.
+fn each_question(mut visit: impl FnMut(&serde_json::Value, &[&str])) {
+    for set in sets() {
+        let notes = sections(&set);
+        let Ok(questions) = std::fs::read_to_string(set.join("questions.jsonl")) else {
+            continue;
+        };
+        for line in questions.lines() {
+            let Ok(q) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            let analysis = q["analysis_id"].as_str().unwrap_or("\u{0}");
+            let own: Vec<&str> = notes
+                .iter()
+                .filter(|(n, _)| n.starts_with(analysis))
+                .map(|(_, s)| s.as_str())
+                .collect();
+            visit(&q, &own);
+        }
+    }
+}
+
 /// The checks that refuse `claim`, a right answer to `question`, against `cited`.
 fn refusing(question: &str, claim: &str, cited: &[Passage]) -> Vec<&'static str> {
     let refs: Vec<&Passage> = cited.iter().collect();
@@ -103,65 +126,50 @@ fn key_points_through_the_checks() {
     let (mut answered, mut caught) = (0, 0);
     let mut refused: BTreeMap<&str, usize> = BTreeMap::new();
     let mut lost = 0;
-    for set in sets() {
-        let notes = sections(&set);
-        let Ok(questions) = std::fs::read_to_string(set.join("questions.jsonl")) else {
-            continue;
-        };
-        for line in questions.lines() {
-            let Ok(q) = serde_json::from_str::<serde_json::Value>(line) else {
-                continue;
-            };
-            let question = q["text"].as_str().unwrap_or_default();
-            let id = q["_id"].as_str().unwrap_or_default();
-            let analysis = q["analysis_id"].as_str().unwrap_or("\u{0}");
-            let own: Vec<&str> = notes
-                .iter()
-                .filter(|(n, _)| n.starts_with(analysis))
-                .map(|(_, s)| s.as_str())
-                .collect();
-            if q["answerable"].as_bool() != Some(true) {
-                let names = terms::unmentioned(question, own.iter().copied());
-                let cases = conditions::unwritten(question, &own);
-                if !names.is_empty() || !cases.is_empty() {
-                    caught += 1;
-                    println!("CAUGHT {id} {question:?} {names:?} {cases:?}");
-                }
-                continue;
+    each_question(|q, own| {
+        let question = q["text"].as_str().unwrap_or_default();
+        let id = q["_id"].as_str().unwrap_or_default();
+        if q["answerable"].as_bool() != Some(true) {
+            let names = terms::unmentioned(question, own.iter().copied());
+            let cases = conditions::unwritten(question, own);
+            if !names.is_empty() || !cases.is_empty() {
+                caught += 1;
+                println!("CAUGHT {id} {question:?} {names:?} {cases:?}");
             }
-            let Some(kp) = q["key_points"].get(0).and_then(|k| k.as_str()) else {
-                continue;
-            };
-            // The sections writing the key point: all its numbers, or its words.
-            let numbers = grounding::claimed_numbers(kp, question);
-            let cited: Vec<Passage> = own
-                .iter()
-                .filter(|s| {
-                    if numbers.is_empty() {
-                        s.to_lowercase().contains(&kp.to_lowercase())
-                    } else {
-                        numbers.iter().all(|n| grounding::has_number(s, n))
-                    }
-                })
-                .map(|s| Passage::of_text(s))
-                .collect();
-            if cited.is_empty() {
-                continue;
-            }
-            answered += 1;
-            // Worded as the model words an answer: the question's own words, then the value.
-            let asked = question.trim_end_matches(['?', '.', ' ']);
-            let claim = format!("For {asked}, the answer is {kp}.");
-            let checks = refusing(question, &claim, &cited);
-            if !checks.is_empty() {
-                lost += 1;
-                for c in &checks {
-                    *refused.entry(c).or_default() += 1;
-                }
-                println!("REFUSED {id} {question:?} kp={kp:?} {checks:?}");
-            }
+            return;
         }
-    }
+        let Some(kp) = q["key_points"].get(0).and_then(|k| k.as_str()) else {
+            return;
+        };
+        // The sections writing the key point: all its numbers, or its words.
+        let numbers = grounding::claimed_numbers(kp, question);
+        let cited: Vec<Passage> = own
+            .iter()
+            .filter(|s| {
+                if numbers.is_empty() {
+                    s.to_lowercase().contains(&kp.to_lowercase())
+                } else {
+                    numbers.iter().all(|n| grounding::has_number(s, n))
+                }
+            })
+            .map(|s| Passage::of_text(s))
+            .collect();
+        if cited.is_empty() {
+            return;
+        }
+        answered += 1;
+        // Worded as the model words an answer: the question's own words, then the value.
+        let asked = question.trim_end_matches(['?', '.', ' ']);
+        let claim = format!("For {asked}, the answer is {kp}.");
+        let checks = refusing(question, &claim, &cited);
+        if !checks.is_empty() {
+            lost += 1;
+            for c in &checks {
+                *refused.entry(c).or_default() += 1;
+            }
+            println!("REFUSED {id} {question:?} kp={kp:?} {checks:?}");
+        }
+    });
     println!(
         "key points {answered}, refused {lost} {refused:?}; unanswerable caught before the model {caught}"
     );
@@ -174,30 +182,15 @@ fn key_points_through_the_checks() {
 #[ignore]
 fn glosses_of_the_questions() {
     let mut changed = 0;
-    for set in sets() {
-        let notes = sections(&set);
-        let Ok(questions) = std::fs::read_to_string(set.join("questions.jsonl")) else {
-            continue;
-        };
-        for line in questions.lines() {
-            let Ok(q) = serde_json::from_str::<serde_json::Value>(line) else {
-                continue;
-            };
-            let question = q["text"].as_str().unwrap_or_default();
-            let analysis = q["analysis_id"].as_str().unwrap_or("\u{0}");
-            let own: Vec<&str> = notes
-                .iter()
-                .filter(|(n, _)| n.starts_with(analysis))
-                .map(|(_, s)| s.as_str())
-                .collect();
-            let glossed = crate::glossary::read(&crate::glossary::decimals(question), &own);
-            if glossed != question {
-                changed += 1;
-                let id = q["_id"].as_str().unwrap_or_default();
-                let answerable = q["answerable"].as_bool() == Some(true);
-                println!("GLOSS {id} answerable={answerable} {glossed:?}");
-            }
+    each_question(|q, own| {
+        let question = q["text"].as_str().unwrap_or_default();
+        let glossed = crate::glossary::read(&crate::glossary::decimals(question), own);
+        if glossed != question {
+            changed += 1;
+            let id = q["_id"].as_str().unwrap_or_default();
+            let answerable = q["answerable"].as_bool() == Some(true);
+            println!("GLOSS {id} answerable={answerable} {glossed:?}");
         }
-    }
+    });
     println!("questions glossed {changed}");
 }
