@@ -168,9 +168,9 @@ pub fn energies(question: &str, texts: &[&str]) -> String {
                     } else {
                         low / 1000.0
                     };
-                    format!("{low}–{converted}")
+                    format!("{}–{}", decimal(low), decimal(converted))
                 }
-                _ => format!("{converted}"),
+                _ => decimal(converted),
             };
             let last = converted.rsplit('–').next().unwrap_or_default().to_string();
             let in_unit = |t: &str| {
@@ -200,6 +200,12 @@ pub fn energies(question: &str, texts: &[&str]) -> String {
     }
     out.push_str(&question[from..]);
     out
+}
+
+/// `x` as notes write it, rounded to six decimals (1.1 TeV is "1100" GeV, not
+/// "1100.0000000000002").
+fn decimal(x: f64) -> String {
+    format!("{}", (x * 1e6).round() / 1e6)
 }
 
 /// The number a range ends with before its upper edge: `head` (lower case) ending in "0.4<pT<",
@@ -295,6 +301,11 @@ mod tests {
         );
         assert_eq!(energies("limit at 2 TeV?", &table), "limit at 2 TeV?");
         assert_eq!(energies("at 40 GeV?", &["0.04"]), "at 40 GeV?");
+        // Rounded as notes write it.
+        assert_eq!(
+            energies("UL at m = 1.1 TeV?", &["| 1100 | 2.0 |"]),
+            "UL at m = 1.1 TeV (1100 GeV)?"
+        );
         // A range's lower edge is converted with it (realistic21 HIN-26-184-q06).
         let bins = ["| p_T (GeV) | 0–10% |\n|---|---|\n| 400–500 | 0.66 |"];
         assert_eq!(
