@@ -120,7 +120,7 @@ pub(crate) fn content(s: &str) -> HashSet<String> {
 
 /// `s` with each combining bar (macron U+0304, overline U+0305) after a letter written as
 /// "bar" ("t̄" is "tbar").
-pub(crate) fn barred(s: &str) -> std::borrow::Cow<'_, str> {
+fn barred(s: &str) -> std::borrow::Cow<'_, str> {
     if s.contains(['\u{304}', '\u{305}']) {
         s.replace(['\u{304}', '\u{305}'], "bar").into()
     } else {
