@@ -259,6 +259,24 @@ const HOW_ENERGETIC: &[&str] = &[
     "lowest pt",
 ];
 
+/// Units too short or too common to name a kind at the end of a question ("v", "na": n/a).
+const NOT_TRAILING: &[&str] = &["v", "ev", "na", "ma", "°", "σ", "sigma"];
+
+/// The kind of the unit `q` ([`focus::phrase_text`]) ends with after a comma, an opening
+/// parenthesis or bracket, or "in" ("…, pb?", "… (GeV)", "… in %"), if it ends so.
+fn trailing_unit(q: &str) -> Option<Kind> {
+    let q = q.trim_end_matches(['?', '.', '!', ' ', ')', ']']);
+    let at = [", ", "(", "[", " in "]
+        .iter()
+        .filter_map(|s| q.rfind(s).map(|i| i + s.len()))
+        .max()?;
+    let unit = q[at..].trim();
+    if NOT_TRAILING.contains(&unit) {
+        return None;
+    }
+    UNITS.iter().find(|(u, _)| *u == unit).map(|&(_, k)| k)
+}
+
 /// What "σ(…)" in a question asks for: a cross section, or the width of a distribution.
 const SIGMA_OF: [Kind; 6] = [
     Kind::CrossSection,
@@ -359,6 +377,11 @@ const RELATIVE: &[&str] = &[
 /// The kinds of quantity `question` asks for, when phrases of it fix them.
 pub fn asked(question: &str) -> Option<Vec<Kind>> {
     let q = focus::phrase_text(question);
+    // A unit the question ends with names the kind whatever else it says ("tbar xsec in
+    // t-chan, pb?": not the 6.4% precision of the sum, realistic20 TOP-26-117-q01).
+    if let Some(kind) = trailing_unit(&q) {
+        return Some(vec![kind, Kind::Plain]);
+    }
     let has = |p: &&str| focus::has_phrase(&q, p);
     let words: Vec<&str> = q.split(|c: char| !c.is_alphanumeric()).collect();
     if words.iter().any(|w| DEPENDS.contains(w)) {

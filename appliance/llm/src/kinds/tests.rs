@@ -333,3 +333,26 @@ fn sigma_of_a_process_asks_for_a_cross_section_not_a_significance() {
     ));
     assert_eq!(asked("best sigma_eff of the Hgg categories?"), None);
 }
+
+#[test]
+fn a_unit_the_question_ends_with_names_the_kind() {
+    // realistic20 TOP-26-117-q01.
+    let q = "tbar xsec in t-chan, pb?";
+    assert!(other_kind(
+        q,
+        &["The cross section has been measured with 6.4% precision on the sum."]
+    ));
+    assert!(!other_kind(q, &["It is 89.1 ± 6.0 pb."]));
+    assert!(!other_kind(q, &["It is 89.1."]));
+    assert_eq!(
+        asked("sharpest diphoton peak width among the cats, GeV?"),
+        Some(vec![Kind::Energy, Kind::Plain])
+    );
+    assert_eq!(
+        asked("JES piece of the mumu error budget (%)?"),
+        Some(vec![Kind::Percent, Kind::Plain])
+    );
+    // A word that is no unit, or one too short to tell: no kind from it.
+    assert_eq!(asked("which generator, pythia?"), None);
+    assert_eq!(asked("which point, v?"), None);
+}
