@@ -145,10 +145,7 @@ pub fn energies(question: &str, texts: &[&str]) -> String {
             }
             // The number before the unit, a space or a hyphen between.
             let head = lower[..at].trim_end_matches([' ', '-']);
-            let start = head
-                .char_indices()
-                .rfind(|&(_, c)| !(c.is_ascii_digit() || c == '.'))
-                .map_or(0, |(i, c)| i + c.len_utf8());
+            let start = number_start(head);
             let number = &head[start..];
             let Ok(value) = number.parse::<f64>() else {
                 continue;
@@ -225,11 +222,14 @@ fn range_start(head: &str) -> Option<f64> {
         h.strip_suffix('–').or_else(|| h.strip_suffix('-'))?
     };
     let h = h.trim_end();
-    let start = h
-        .char_indices()
+    h[number_start(h)..].parse().ok()
+}
+
+/// Where the digits and points that `s` ends with start (`s.len()` when it ends with none).
+fn number_start(s: &str) -> usize {
+    s.char_indices()
         .rfind(|&(_, c)| !(c.is_ascii_digit() || c == '.'))
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    h[start..].parse().ok()
+        .map_or(0, |(i, c)| i + c.len_utf8())
 }
 
 /// Fractions typed as one character, with the decimals notes write for them.
