@@ -330,13 +330,13 @@ fn texts<P: std::borrow::Borrow<Passage>>(passages: &[P]) -> Vec<&str> {
 /// `question` as the model steps read it: a table place it describes by rank ("third pt bin")
 /// named by its label, read from the passages' whole tables ("third pt bin (25–35)",
 /// [`cells::annotate`]), and an abbreviation or spelling the passages do not write followed by
-/// the one they do ("weak-boson-fusion (VBF)", [`glossary::gloss`]), a fraction typed as one
-/// character in decimals ("a=¼" as "a=0.25", [`glossary::decimals`]), and an energy in the
-/// unit the passages write it in ("1-TeV (1000 GeV)", [`glossary::energies`]).
+/// the one they do ("weak-boson-fusion (VBF)", [`glossary::gloss`]), and an energy in the
+/// unit the passages write it in ("1-TeV (1000 GeV)", [`glossary::energies`]). A fraction
+/// typed as one character is already in decimals ([`glossary::decimals`], read once by the
+/// caller, as the checks read it too).
 fn as_read(question: &str, passages: &[Passage]) -> String {
     let texts = texts(passages);
-    let question = glossary::decimals(question);
-    glossary::read(&cells::annotate(&question, &texts), &texts)
+    glossary::read(&cells::annotate(question, &texts), &texts)
 }
 
 /// The LLM reranker: each passage, cut to `max_passage_tokens` at a sentence end as the answer
@@ -351,7 +351,7 @@ pub fn rerank(
     paragraphs: usize,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Vec<f32>, LlmError> {
-    let question = &as_read(question, passages);
+    let question = &as_read(&glossary::decimals(question), passages);
     let cut: Vec<Passage> = passages
         .iter()
         .map(|p| {

@@ -274,7 +274,7 @@ fn trailing_unit(q: &str) -> Option<Kind> {
     if NOT_TRAILING.contains(&unit) {
         return None;
     }
-    UNITS.iter().find(|(u, _)| *u == unit).map(|&(_, k)| k)
+    unit_kind(unit)
 }
 
 /// What "σ(…)" in a question asks for: a cross section, or the width of a distribution.
@@ -292,10 +292,8 @@ const SIGMA_OF: [Kind; 6] = [
 /// (ee & μμ together)" asks for a significance: realistic21 SMP-26-171-q06).
 fn names_sigma_of(q: &str) -> bool {
     ["σ", "sigma"].iter().any(|s| {
-        q.match_indices(s).any(|(at, m)| {
-            let before = q[..at].chars().next_back();
-            !before.is_some_and(char::is_alphanumeric) && q[at + m.len()..].starts_with('(')
-        })
+        grounding::occurrences(q, s, char::is_alphanumeric, |_| false)
+            .any(|(_, end)| q[end..].starts_with('('))
     })
 }
 
@@ -423,7 +421,12 @@ pub fn asked(question: &str) -> Option<Vec<Kind>> {
 
 /// Whether `word` (lower case) is a unit whose kind is known ("gev", "ps", "%").
 pub(crate) fn is_unit(word: &str) -> bool {
-    UNITS.iter().any(|(u, _)| *u == word)
+    unit_kind(word).is_some()
+}
+
+/// The kind of unit `word` (lower case) names, if it is one of [`UNITS`].
+fn unit_kind(word: &str) -> Option<Kind> {
+    UNITS.iter().find(|(u, _)| *u == word).map(|&(_, k)| k)
 }
 
 /// The kinds of the numbers `claim` asserts (those `question` does not write), in order: each

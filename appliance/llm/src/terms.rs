@@ -9,9 +9,12 @@ use crate::{focus, grounding, kinds};
 const VARIABLE_BASES: &[&str] = &["m", "M", "p", "P", "E", "H"];
 
 /// Prefixes of camel-case kinematic variables (pTmiss, ETmiss, HTmiss, mTW), often written
-/// in words or as symbols with sub- and superscripts, and of camel-case abbreviations of prose
-/// ("misID" for misidentification or mistag: realistic21 JME-26-148-q02).
-const VARIABLE_PREFIXES: &[&str] = &["pT", "ET", "HT", "mT", "mis"];
+/// in words or as symbols with sub- and superscripts.
+const VARIABLE_PREFIXES: &[&str] = &["pT", "ET", "HT", "mT"];
+
+/// Prefixes of camel-case abbreviations of prose ("misID" for misidentification or mistag:
+/// realistic21 JME-26-148-q02).
+const PROSE_PREFIXES: &[&str] = &["mis"];
 
 /// Greek letters as physicists type them in ASCII ("sigma_vis" for σ_vis, "Upsilon" for Υ).
 const GREEK: &[(&str, &str)] = &[
@@ -114,7 +117,12 @@ fn identifier(token: &str) -> bool {
         || b.windows(3).any(|w| {
             w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase() && w[2].is_ascii_lowercase()
         });
-    camel && token.len() >= 5 && !VARIABLE_PREFIXES.iter().any(|p| token.starts_with(p))
+    camel
+        && token.len() >= 5
+        && !VARIABLE_PREFIXES
+            .iter()
+            .chain(PROSE_PREFIXES)
+            .any(|p| token.starts_with(p))
 }
 
 /// Words longer than four letters that a process or final state joined by `+` is made of
@@ -290,18 +298,17 @@ fn anti_kt(token: &str, squashed: &str, lower: &str) -> bool {
     }
     let radius = f64::from(tenths) / 10.0;
     lower.match_indices("r = ").any(|(at, m)| {
-        // The list after "R = ": numbers joined by commas, "and" or "or".
+        // The list after "R = ": numbers joined by commas, "and" or "or" (`None`), up to the
+        // first other word.
         lower[at + m.len()..]
             .split([',', ' '])
             .filter(|w| !w.is_empty())
-            .take_while(|w| {
-                matches!(*w, "and" | "or") || w.trim_end_matches('.').parse::<f64>().is_ok()
+            .map_while(|w| match w {
+                "and" | "or" => Some(None),
+                _ => w.trim_end_matches('.').parse::<f64>().ok().map(Some),
             })
-            .any(|w| {
-                w.trim_end_matches('.')
-                    .parse::<f64>()
-                    .is_ok_and(|r| (r - radius).abs() < 1e-9)
-            })
+            .flatten()
+            .any(|r| (r - radius).abs() < 1e-9)
     })
 }
 
