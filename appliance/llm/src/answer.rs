@@ -176,8 +176,10 @@ pub struct Outcome {
     pub used: usize,
     /// Relevance log-odds of each used passage (empty when the step did not run).
     pub relevance: Vec<f32>,
-    /// The question as the model steps read it, when it differs from the one asked: with the
-    /// label of each table place it describes by rank ([`cells::annotate`]).
+    /// The question as the answer step reads it (else, when no passage was shown, as the
+    /// passages were cut for), when it differs from the one asked: with the label of each
+    /// table place it describes by rank ([`cells::annotate`]) and the spellings of the
+    /// passages ([`glossary::read`]).
     pub asked: Option<String>,
     /// Used passages given to the answer step (0-based; its excerpt `[n]` is `shown[n - 1]`).
     pub shown: Vec<usize>,
@@ -286,12 +288,14 @@ fn digest(prompts: &mut Sha256, ids: &[u32]) {
 /// The relevance judge's log-odds of "Yes" over "No" for each passage as given (its window of
 /// `paragraphs`, 0: whole), one prompt each (passage first, then the question: their shared
 /// beginning is the system prompt, which the engine's prefix cache computes once); `on_prompt`
-/// sees each prompt's ids. A score in `known` (the LLM reranker's, same judge, same cut
+/// sees each prompt's ids. The judge of a passage reads `annotated` ([`annotated`]) in that
+/// passage's own spellings ([`glossary::read`] beside it alone: "graviton (spin-2)" for the
+/// table that writes only "spin-2", though the introduction beside it writes both). A score in `known` (the LLM reranker's, same judge, same cut
 /// passage, same window) is taken without judging again. Returns the scores and the tokens
 /// fed after reused prefixes.
 fn judge_all(
     engine: &mut Engine,
-    question: &str,
+    annotated: &str,
     passages: &[Passage],
     paragraphs: usize,
     known: Option<&[f32]>,
@@ -301,6 +305,7 @@ fn judge_all(
     let mut scores = Vec::with_capacity(passages.len());
     let mut fed = 0;
     for (i, p) in passages.iter().enumerate() {
+        let question = &glossary::read(annotated, &[p.text.as_str()]);
         let read = Passage {
             text: locate::window(question, &p.text, paragraphs),
             ..p.clone()
@@ -327,16 +332,21 @@ fn texts<P: std::borrow::Borrow<Passage>>(passages: &[P]) -> Vec<&str> {
     passages.iter().map(|p| p.borrow().text.as_str()).collect()
 }
 
-/// `question` as the model steps read it: a table place it describes by rank ("third pt bin")
-/// named by its label, read from the passages' whole tables ("third pt bin (25–35)",
-/// [`cells::annotate`]), and an abbreviation or spelling the passages do not write followed by
-/// the one they do ("weak-boson-fusion (VBF)", [`glossary::gloss`]), and an energy in the
-/// unit the passages write it in ("1-TeV (1000 GeV)", [`glossary::energies`]). A fraction
-/// typed as one character is already in decimals ([`glossary::decimals`], read once by the
-/// caller, as the checks read it too).
-fn as_read(question: &str, passages: &[Passage]) -> String {
-    let texts = texts(passages);
-    glossary::read(&cells::annotate(question, &texts), &texts)
+/// The question as the answer and support steps read it: `annotated` ([`annotated`]) with an
+/// abbreviation or spelling the passages do not write followed by the one they do
+/// ("weak-boson-fusion (VBF)", [`glossary::gloss`]), and an energy in the unit the passages
+/// write it in ("1-TeV (1000 GeV)", [`glossary::energies`]). (The relevance judge reads each
+/// passage beside the question glossed against that passage alone, [`judge_all`].)
+fn as_read(annotated: &str, passages: &[Passage]) -> String {
+    glossary::read(annotated, &texts(passages))
+}
+
+/// `question` with a table place it describes by rank ("third pt bin") named by its label,
+/// read from the passages' whole tables ("third pt bin (25–35)", [`cells::annotate`]). A
+/// fraction typed as one character is already in decimals ([`glossary::decimals`], read once
+/// by the caller, as the checks read it too).
+fn annotated(question: &str, passages: &[Passage]) -> String {
+    cells::annotate(question, &texts(passages))
 }
 
 /// The LLM reranker: each passage, cut to `max_passage_tokens` at a sentence end as the answer
@@ -351,7 +361,8 @@ pub fn rerank(
     paragraphs: usize,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Vec<f32>, LlmError> {
-    let question = &as_read(&glossary::decimals(question), passages);
+    let annotated = &annotated(&glossary::decimals(question), passages);
+    let question = &as_read(annotated, passages);
     let cut: Vec<Passage> = passages
         .iter()
         .map(|p| {
@@ -363,7 +374,7 @@ pub fn rerank(
         .collect::<Result<_, LlmError>>()?;
     Ok(judge_all(
         engine,
-        question,
+        annotated,
         &cut,
         paragraphs,
         None,
@@ -387,9 +398,10 @@ fn steps(
 ) -> Result<Outcome, LlmError> {
     engine.forget();
     let mut out = Outcome::default();
-    // The question every model step reads and the passages are cut for ([`as_read`]); the
-    // checks read the question as asked.
-    let asked = as_read(question, passages);
+    // The question the passages are cut for ([`as_read`]; the judge and the answer step read
+    // it glossed against the passages they read); the checks read the question as asked.
+    let annotated = annotated(question, passages);
+    let asked = as_read(&annotated, passages);
     out.asked = (asked != question).then(|| asked.clone());
     // With a first look, only its passages are fitted now; the rest are the second look's.
     let first = checks
@@ -417,7 +429,7 @@ fn steps(
         let t = Instant::now();
         let (mut scores, mut fed) = judge_all(
             engine,
-            &asked,
+            &annotated,
             &used,
             checks.relevance_paragraphs,
             known,
@@ -428,7 +440,7 @@ fn steps(
             let more = grounding::fit(engine, &asked, &passages[used.len()..], budget)?;
             let (more_scores, more_fed) = judge_all(
                 engine,
-                &asked,
+                &annotated,
                 &more,
                 checks.relevance_paragraphs,
                 known.map(|k| k.get(used.len()..).unwrap_or_default()),
@@ -457,6 +469,12 @@ fn steps(
     } else {
         (0..used.len()).collect()
     };
+
+    // The answer and support steps read the question in the spellings of the passages shown
+    // (a table writing only "spin-2" beside an introduction, not shown, writing "graviton").
+    let shown_texts: Vec<&str> = given.iter().map(|&i| used[i].text.as_str()).collect();
+    let asked = glossary::read(&annotated, &shown_texts);
+    out.asked = (asked != question).then(|| asked.clone());
 
     // 2. The answer, from the passages shown (numbered 1.., most relevant first), each
     //    read as its window when asked (the support step then judges against the same text).

@@ -51,6 +51,19 @@ const GROUPS: &[&[&str]] = &[
     &["VR", "validation region"],
     &["WP", "working point"],
     &["SF", "scale factor"],
+    &["UL", "upper limit"],
+    &["bkg", "background"],
+    &["BR", "branching fraction", "branching ratio"],
+    // Not abbreviations: the names a resonance search gives its spin hypotheses (a "tensor"
+    // or "graviton" limit is read in a table of spin-2 columns: realistic21 HIG-26-152-q02),
+    // and unfolding by another name.
+    &["spin-2", "graviton", "tensor"],
+    &["spin-0", "radion"],
+    &["unfolding", "unfolded", "deconvolution", "deconvolved"],
+    // Data-taking periods of Run 3 by the detector event that split them and by their year
+    // (realistic21 JME-26-148-q03: "postEE '22" beside rows of "2022EE").
+    &["2022EE", "postEE", "post-EE", "2022postEE"],
+    &["2023BPix", "postBPix", "post-BPix", "2023postBPix"],
 ];
 
 /// `s` as spellings are compared: ASCII letters in lower case, hyphens as spaces (byte
@@ -75,9 +88,10 @@ fn places(text: &str, form: &str) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// `question` with the spelling its passages `texts` write after each abbreviation or
-/// spelling of [`GROUPS`] that none of them writes ("weak-boson-fusion μ?" → "weak-boson-fusion
-/// (VBF) μ?" beside notes writing only "VBF"); `question` itself when there is none. The
+/// `question` with the spelling its passages `texts` write after the question's spellings of
+/// a group of [`GROUPS`] when they write none of them (once, after the last: "weak-boson-fusion
+/// μ?" → "weak-boson-fusion (VBF) μ?" beside notes writing only "VBF"); `question` itself when
+/// there is none. The
 /// model steps read a question in the notes' words (realistic20 HIG-26-108-q01: the
 /// inclusive μ given for the VBF one).
 pub fn gloss(question: &str, texts: &[&str]) -> String {
@@ -91,27 +105,43 @@ pub fn gloss(question: &str, texts: &[&str]) -> String {
         // Longer spellings first, so "gluon-gluon fusion" is not read as "gluon fusion".
         let mut forms: Vec<&str> = group.to_vec();
         forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+        // The question's spellings of the group: (end, written by a passage).
+        let mut found: Vec<(usize, bool)> = Vec::new();
         for form in forms {
             for (s, e) in places(&q, &folded(form)) {
                 if taken.iter().any(|&(a, b)| s < b && a < e) {
                     continue;
                 }
                 taken.push((s, e));
-                if written(form) {
-                    continue;
-                }
-                if let Some(other) = group.iter().find(|o| written(o)) {
-                    glosses.push((e, other));
-                }
+                found.push((e, written(form)));
             }
+        }
+        // Glossed once, after the last of them, unless one is a spelling the passages write
+        // ("tensor (graviton)" beside a note writing "graviton").
+        if found.iter().any(|&(_, w)| w) {
+            continue;
+        }
+        if let (Some(&(e, _)), Some(other)) = (
+            found.iter().max_by_key(|&&(e, _)| e),
+            group.iter().find(|o| written(o)),
+        ) {
+            glosses.push((e, other));
         }
     }
     glosses.sort_unstable();
     let mut out = String::new();
     let mut from = 0;
     for (at, other) in glosses {
-        // After a plural "s" of the spelling.
-        let at = if question[at..].starts_with('s') {
+        // After a plural "s" of the spelling (the other in the plural too), and after the
+        // parenthesis it closes.
+        let plural = question[at..].starts_with('s');
+        let at = if plural { at + 1 } else { at };
+        let other = if plural && !other.ends_with('s') {
+            format!("{other}s")
+        } else {
+            other.to_string()
+        };
+        let at = if question[at..].starts_with(')') {
             at + 1
         } else {
             at
@@ -276,11 +306,45 @@ mod tests {
                 "SFs for the loose WP?",
                 &["The scale factors at each working point …"]
             ),
-            "SFs (scale factor) for the loose WP (working point)?"
+            "SFs (scale factors) for the loose WP (working point)?"
         );
         // No other spelling written either, or a word that merely contains one: unchanged.
         assert_eq!(gloss("DY norm?", &["no such process"]), "DY norm?");
         assert_eq!(gloss("SRs and sfx?", &["SRsomething"]), "SRs and sfx?");
+    }
+
+    #[test]
+    fn a_group_is_glossed_once_and_not_when_the_question_writes_the_notes_spelling() {
+        // realistic21 HIG-26-152-q02: the limits table writes only "spin-2"; the introduction
+        // beside it writes "spin-2 Kaluza–Klein (KK) graviton".
+        let table = ["| m_X (GeV) | Observed, spin-2 |\n|---|---|\n| 700 | 33.0 |"];
+        let intro = ["a spin-0 radion and a spin-2 Kaluza–Klein (KK) graviton"];
+        assert_eq!(
+            gloss("tensor (graviton) hypothesis: obs UL @ 700?", &table),
+            "tensor (graviton) (spin-2) hypothesis: obs UL @ 700?"
+        );
+        assert_eq!(
+            gloss("tensor (graviton) hypothesis?", &intro),
+            "tensor (graviton) hypothesis?"
+        );
+        assert_eq!(
+            gloss(
+                "which Bayesian deconvolution algorithm?",
+                &["spectra are unfolded"]
+            ),
+            "which Bayesian deconvolution (unfolded) algorithm?"
+        );
+        assert_eq!(
+            gloss(
+                "VBF or weak-boson fusion, the VBF SF?",
+                &["vector-boson fusion"]
+            ),
+            "VBF or weak-boson fusion, the VBF (vector-boson fusion) SF?"
+        );
+        assert_eq!(
+            gloss("SF, postEE '22?", &["| 2022EE | 0.991 |"]),
+            "SF, postEE (2022EE) '22?"
+        );
     }
 
     #[test]

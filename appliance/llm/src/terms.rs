@@ -387,6 +387,7 @@ pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a st
                     || dated_run(t, &squashed, &lower)
                     || anti_kt(t, &squashed, &lower)
                     || shorthand(t, &lower)
+                    || period(t, &lower)
             })
         })
         .map(str::to_string)
@@ -409,6 +410,26 @@ fn name_and_number(token: &str) -> Option<(String, String)> {
         .bytes()
         .all(|b| b.is_ascii_digit())
         .then(|| (name.to_string(), number.to_string()))
+}
+
+/// Whether `token` names a data-taking period by what it follows or precedes ("postEE",
+/// "preBPix") and `text` (lower case) writes that period by its year ("2022EE", "2023BPix"),
+/// or by its name alone ("EE"): realistic21 JME-26-148-q03, refused as unmentioned.
+fn period(token: &str, text: &str) -> bool {
+    let token = token.to_ascii_lowercase();
+    let Some(name) = token
+        .strip_prefix("post")
+        .or_else(|| token.strip_prefix("pre"))
+        .map(|n| n.trim_start_matches('-'))
+        .filter(|n| n.len() >= 2 && n.bytes().all(|b| b.is_ascii_alphanumeric()))
+    else {
+        return false;
+    };
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        !before.is_some_and(char::is_alphabetic) && !after.is_some_and(char::is_alphanumeric)
+    })
 }
 
 /// Whether `text` (lower case) writes the program that `token`, two letters and a major
@@ -612,6 +633,14 @@ mod tests {
         assert!(unmentioned("Sh2 tune?", ["Sherpa2.2.11 with the default tune."]).is_empty());
         assert_eq!(unmentioned("Py6 tune?", [py]), ["Py6"]);
         assert_eq!(unmentioned("Py8 tune?", ["A pyramid of 8 bins."]), ["Py8"]);
+        // A period by the event it follows, written by its year (realistic21 JME-26-148-q03).
+        let eras = "| Period | SF |\n|---|---|\n| 2022 (preEE) | 0.99 |\n| 2022EE | 0.991 |";
+        assert!(unmentioned("efficiency SF, postEE '22?", [eras]).is_empty());
+        assert_eq!(unmentioned("SF postBPix?", [eras]), ["postBPix"]);
+        assert_eq!(
+            unmentioned("SF postEE?", ["the FREE parameter"]),
+            ["postEE"]
+        );
         // A neutrino, and ℓ for the lepton (realistic18 SMP-26-062-q01).
         let wg = "The fiducial W(→ ℓν)γ → ℓνγ cross section in the electron and muon channels.";
         assert!(unmentioned("fid xsec from mu+nu+gamma events only?", [wg]).is_empty());
