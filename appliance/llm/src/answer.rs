@@ -290,9 +290,9 @@ fn digest(prompts: &mut Sha256, ids: &[u32]) {
 /// beginning is the system prompt, which the engine's prefix cache computes once); `on_prompt`
 /// sees each prompt's ids. The judge of a passage reads `annotated` ([`annotated`]) in that
 /// passage's own spellings ([`glossary::read`] beside it alone: "graviton (spin-2)" for the
-/// table that writes only "spin-2", though the introduction beside it writes both). A score in `known` (the LLM reranker's, same judge, same cut
-/// passage, same window) is taken without judging again. Returns the scores and the tokens
-/// fed after reused prefixes.
+/// table that writes only "spin-2", though the introduction beside it writes both). A score
+/// in `known` (the LLM reranker's, same judge, same cut passage, same window) is taken without
+/// judging again. Returns the scores and the tokens fed after reused prefixes.
 fn judge_all(
     engine: &mut Engine,
     annotated: &str,

@@ -3,7 +3,9 @@
 
 use crate::grounding;
 
-/// Spellings of one thing, the abbreviation first. Only abbreviations a note does not spell by
+/// Spellings of one thing, the abbreviation (else the spelling notes write most) first: a
+/// question's spelling no passage writes is glossed with the first of its group that one
+/// writes. Only abbreviations a note does not spell by
 /// their opening letters ("lumi" for luminosity is read by [`crate::locate`] already), and none
 /// that is also an English word or a unit ("ME", "PS"). Not "xsec": the model reads it as a
 /// cross section unaided, and "xsec (cross section)" only moved two near misses over the
@@ -91,9 +93,8 @@ fn places(text: &str, form: &str) -> Vec<(usize, usize)> {
 /// `question` with the spelling its passages `texts` write after the question's spellings of
 /// a group of [`GROUPS`] when they write none of them (once, after the last: "weak-boson-fusion
 /// μ?" → "weak-boson-fusion (VBF) μ?" beside notes writing only "VBF"); `question` itself when
-/// there is none. The
-/// model steps read a question in the notes' words (realistic20 HIG-26-108-q01: the
-/// inclusive μ given for the VBF one).
+/// there is none. The model steps read a question in the notes' words (realistic20
+/// HIG-26-108-q01: the inclusive μ given for the VBF one).
 pub fn gloss(question: &str, texts: &[&str]) -> String {
     let q = folded(question);
     let texts: Vec<String> = texts.iter().map(|t| folded(t)).collect();

@@ -420,7 +420,6 @@ fn period(token: &str, text: &str) -> bool {
     let Some(name) = token
         .strip_prefix("post")
         .or_else(|| token.strip_prefix("pre"))
-        .map(|n| n.trim_start_matches('-'))
         .filter(|n| n.len() >= 2 && n.bytes().all(|b| b.is_ascii_alphanumeric()))
     else {
         return false;
