@@ -412,22 +412,26 @@ fn name_and_number(token: &str) -> Option<(String, String)> {
         .then(|| (name.to_string(), number.to_string()))
 }
 
-/// Whether `token` names a data-taking period by what it follows or precedes ("postEE",
-/// "preBPix") and `text` (lower case) writes that period by its year ("2022EE", "2023BPix"),
-/// or by its name alone ("EE"): realistic21 JME-26-148-q03, refused as unmentioned.
+/// Whether `token` names a data-taking period by the detector event it follows ("postEE",
+/// "postBPix") and `text` (lower case) writes that period by its year ("2022EE", "2023BPix":
+/// realistic21 JME-26-148-q03, refused as unmentioned) or as "post-EE" / "post EE". Not the
+/// event's name alone ("one BPix module": realistic7 EXO-25-011-q10, a near miss), nor a
+/// period before the event, which the year alone does not name.
 fn period(token: &str, text: &str) -> bool {
     let token = token.to_ascii_lowercase();
     let Some(name) = token
         .strip_prefix("post")
-        .or_else(|| token.strip_prefix("pre"))
         .filter(|n| n.len() >= 2 && n.bytes().all(|b| b.is_ascii_alphanumeric()))
     else {
         return false;
     };
     text.match_indices(name).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
+        let before = &text[..i];
         let after = text[i + name.len()..].chars().next();
-        !before.is_some_and(char::is_alphabetic) && !after.is_some_and(char::is_alphanumeric)
+        (before.ends_with(|c: char| c.is_ascii_digit())
+            || before.ends_with("post-")
+            || before.ends_with("post "))
+            && !after.is_some_and(char::is_alphanumeric)
     })
 }
 
@@ -636,6 +640,13 @@ mod tests {
         let eras = "| Period | SF |\n|---|---|\n| 2022 (preEE) | 0.99 |\n| 2022EE | 0.991 |";
         assert!(unmentioned("efficiency SF, postEE '22?", [eras]).is_empty());
         assert_eq!(unmentioned("SF postBPix?", [eras]), ["postBPix"]);
+        assert_eq!(unmentioned("SF preEE?", ["| 2022EE | 0.991 |"]), ["preEE"]);
+        let bpix = "in which one BPix layer-3 module group was lost";
+        assert_eq!(
+            unmentioned("q-flip SF for postBPix '23?", [bpix]),
+            ["postBPix"]
+        );
+        assert!(unmentioned("SF postBPix?", ["the post-BPix era"]).is_empty());
         assert_eq!(
             unmentioned("SF postEE?", ["the FREE parameter"]),
             ["postEE"]

@@ -234,8 +234,10 @@ fn numbers_in(t: &str) -> Vec<String> {
 }
 
 /// Words that introduce the value a word of [`NEW`] marks ("the updated prediction is 16.2",
-/// "now R = 0.663", "New ratio for the support tube: 1.09").
-const INTRODUCE: &[&str] = &["=", ":", "is", "are", "to", "of", "gives", "give", "be"];
+/// "now R = 0.663", "New ratio for the support tube: 1.09", "is now taken as 9.0%").
+const INTRODUCE: &[&str] = &[
+    "=", ":", "is", "are", "to", "of", "gives", "give", "be", "taken as",
+];
 
 /// Where in `rest` (the text after `marker`, a word of [`NEW`]) the value it marks starts:
 /// its first number, at most eight words on, after a word of [`INTRODUCE`] ("(" and Markdown

@@ -335,6 +335,25 @@ fn a_new_value_in_bold_or_for_a_bin_replaces_the_old_one() {
     );
     // A bin alone after the marker, no value: nothing marked.
     assert_eq!(leads_to("updated", " fraction in 0–10% will follow"), None);
+    // "taken as" (realistic22 SUS-26-188-q06: the checklist's new non-closure systematic).
+    let an = Passage::of_text(
+        "The largest deviation, found in VR4, is taken as a flat non-closure uncertainty of \
+         6.5% on the background prediction in every mass window.",
+    );
+    let checklist = Passage::of_text(
+        "The analysts now add in quadrature the largest deviation and its \
+                     statistical uncertainty. After this change the non-closure systematic on \
+                     the background is now taken as 9.0% in all mass windows, replacing the \
+                     number given in Section 4 of the note.",
+    );
+    let t = "The largest deviation, found in VR4, is taken as a flat non-closure uncertainty of \
+             6.5% on the background prediction in every mass window. [2]";
+    let q = "current non-closure syst on the QCD multijet prediction?";
+    assert_eq!(
+        restated(q, t, &an, &[&an, &checklist]).unwrap(),
+        "The largest deviation, found in VR4, is taken as a flat non-closure uncertainty of \
+         9.0% on the background prediction in every mass window. [2]"
+    );
 }
 
 #[test]
