@@ -341,10 +341,9 @@ fn a_new_value_in_bold_or_for_a_bin_replaces_the_old_one() {
          6.5% on the background prediction in every mass window.",
     );
     let checklist = Passage::of_text(
-        "The analysts now add in quadrature the largest deviation and its \
-                     statistical uncertainty. After this change the non-closure systematic on \
-                     the background is now taken as 9.0% in all mass windows, replacing the \
-                     number given in Section 4 of the note.",
+        "The analysts now add in quadrature the largest deviation and its statistical \
+         uncertainty. After this change the non-closure systematic on the background is now \
+         taken as 9.0% in all mass windows, replacing the number given in Section 4 of the note.",
     );
     let t = "The largest deviation, found in VR4, is taken as a flat non-closure uncertainty of \
              6.5% on the background prediction in every mass window. [2]";
