@@ -289,7 +289,7 @@ fn digest(prompts: &mut Sha256, ids: &[u32]) {
 /// `paragraphs`, 0: whole), one prompt each (passage first, then the question: their shared
 /// beginning is the system prompt, which the engine's prefix cache computes once); `on_prompt`
 /// sees each prompt's ids. The judge of a passage reads `annotated` ([`annotated`]) in that
-/// passage's own spellings ([`glossary::read`] beside it alone: "graviton (spin-2)" for the
+/// passage's own spellings ([`as_read`] of it alone: "graviton (spin-2)" for the
 /// table that writes only "spin-2", though the introduction beside it writes both). A score
 /// in `known` (the LLM reranker's, same judge, same cut passage, same window) is taken without
 /// judging again. Returns the scores and the tokens fed after reused prefixes.
@@ -305,7 +305,7 @@ fn judge_all(
     let mut scores = Vec::with_capacity(passages.len());
     let mut fed = 0;
     for (i, p) in passages.iter().enumerate() {
-        let question = &glossary::read(annotated, &[p.text.as_str()]);
+        let question = &as_read(annotated, std::slice::from_ref(p));
         let read = Passage {
             text: locate::window(question, &p.text, paragraphs),
             ..p.clone()
@@ -337,7 +337,7 @@ fn texts<P: std::borrow::Borrow<Passage>>(passages: &[P]) -> Vec<&str> {
 /// ("weak-boson-fusion (VBF)", [`glossary::gloss`]), and an energy in the unit the passages
 /// write it in ("1-TeV (1000 GeV)", [`glossary::energies`]). (The relevance judge reads each
 /// passage beside the question glossed against that passage alone, [`judge_all`].)
-fn as_read(annotated: &str, passages: &[Passage]) -> String {
+fn as_read<P: std::borrow::Borrow<Passage>>(annotated: &str, passages: &[P]) -> String {
     glossary::read(annotated, &texts(passages))
 }
 
@@ -472,8 +472,10 @@ fn steps(
 
     // The answer and support steps read the question in the spellings of the passages shown
     // (a table writing only "spin-2" beside an introduction, not shown, writing "graviton").
-    let shown_texts: Vec<&str> = given.iter().map(|&i| used[i].text.as_str()).collect();
-    let asked = glossary::read(&annotated, &shown_texts);
+    let asked = as_read(
+        &annotated,
+        &given.iter().map(|&i| &used[i]).collect::<Vec<_>>(),
+    );
     out.asked = (asked != question).then(|| asked.clone());
 
     // 2. The answer, from the passages shown (numbered 1.., most relevant first), each

@@ -63,7 +63,8 @@ const GROUPS: &[&[&str]] = &[
     &["spin-0", "radion"],
     &["unfolding", "unfolded", "deconvolution", "deconvolved"],
     // Data-taking periods of Run 3 by the detector event that split them and by their year
-    // (realistic21 JME-26-148-q03: "postEE '22" beside rows of "2022EE").
+    // (realistic21 JME-26-148-q03: "postEE '22" beside rows of "2022EE"; also what
+    // `terms::unmentioned` reads a period name by, [`written_otherwise`]).
     &["2022EE", "postEE", "post-EE", "2022postEE"],
     &["2023BPix", "postBPix", "post-BPix", "2023postBPix"],
 ];
@@ -106,26 +107,26 @@ pub fn gloss(question: &str, texts: &[&str]) -> String {
         // Longer spellings first, so "gluon-gluon fusion" is not read as "gluon fusion".
         let mut forms: Vec<&str> = group.to_vec();
         forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
-        // The question's spellings of the group: (end, written by a passage).
-        let mut found: Vec<(usize, bool)> = Vec::new();
+        // The end of the question's last spelling of the group, and whether a passage writes
+        // any of its spellings there.
+        let mut last: Option<usize> = None;
+        let mut as_written = false;
         for form in forms {
             for (s, e) in places(&q, &folded(form)) {
                 if taken.iter().any(|&(a, b)| s < b && a < e) {
                     continue;
                 }
                 taken.push((s, e));
-                found.push((e, written(form)));
+                last = last.max(Some(e));
+                as_written |= written(form);
             }
         }
         // Glossed once, after the last of them, unless one is a spelling the passages write
         // ("tensor (graviton)" beside a note writing "graviton").
-        if found.iter().any(|&(_, w)| w) {
+        if as_written {
             continue;
         }
-        if let (Some(&(e, _)), Some(other)) = (
-            found.iter().max_by_key(|&&(e, _)| e),
-            group.iter().find(|o| written(o)),
-        ) {
+        if let (Some(e), Some(other)) = (last, group.iter().find(|o| written(o))) {
             glosses.push((e, other));
         }
     }
@@ -153,6 +154,23 @@ pub fn gloss(question: &str, texts: &[&str]) -> String {
     }
     out.push_str(&question[from..]);
     out
+}
+
+/// Whether `name` is a spelling of a group of [`GROUPS`] of which `texts` write one: a name
+/// the passages write in other words ("postEE" beside a table of "2022EE" rows: realistic21
+/// JME-26-148-q03, refused as unmentioned), for [`crate::terms::unmentioned`].
+pub fn written_otherwise(name: &str, texts: &[&str]) -> bool {
+    let name = folded(name);
+    let Some(group) = GROUPS
+        .iter()
+        .find(|g| g.iter().any(|form| folded(form) == name))
+    else {
+        return false;
+    };
+    let texts: Vec<String> = texts.iter().map(|t| folded(t)).collect();
+    group
+        .iter()
+        .any(|form| texts.iter().any(|t| !places(t, &folded(form)).is_empty()))
 }
 
 /// `question` in the words of its passages `texts`: [`gloss`], then [`energies`].

@@ -2,7 +2,7 @@
 //! paraphrase (DeepTau, GN2v01, HLT_IsoMu24, W+jets), so passages that never write one cannot
 //! give a fact about it.
 
-use crate::{focus, grounding, kinds};
+use crate::{focus, glossary, grounding, kinds};
 
 /// Letters that, alone before an underscore, make a kinematic variable (m_ll, p_T, E_T, H_T),
 /// which notes often write in words ("the dilepton mass").
@@ -349,7 +349,9 @@ fn dated_run(token: &str, squashed: &str, lower: &str) -> bool {
 /// The identifiers of `question` ([`identifier`]) that none of `passages` mentions
 /// ([`mentioned`]), writes with a word before its number ([`numbered`]), for an LHC run,
 /// dates by its energy or years ([`dated_run`]), or for anti-kT jets describes by their radius
-/// ([`anti_kt`]); a plural of a numbered name ("AK8s") as its singular; in question order,
+/// ([`anti_kt`]), or the glossary spells otherwise ("postEE" by "2022EE",
+/// [`glossary::written_otherwise`]); a plural of a numbered name ("AK8s") as its singular; in
+/// question order,
 /// each once; then the new particles and phase-space restrictions it names ([`new_particles`]:
 /// "stau", "fiducial") that no passage writes in any of their spellings ([`writes`]). Empty
 /// when the question names none, or all are mentioned.
@@ -387,7 +389,7 @@ pub fn unmentioned<'a>(question: &str, passages: impl IntoIterator<Item = &'a st
                     || dated_run(t, &squashed, &lower)
                     || anti_kt(t, &squashed, &lower)
                     || shorthand(t, &lower)
-                    || period(t, &lower)
+                    || glossary::written_otherwise(t, &passages)
             })
         })
         .map(str::to_string)
@@ -410,29 +412,6 @@ fn name_and_number(token: &str) -> Option<(String, String)> {
         .bytes()
         .all(|b| b.is_ascii_digit())
         .then(|| (name.to_string(), number.to_string()))
-}
-
-/// Whether `token` names a data-taking period by the detector event it follows ("postEE",
-/// "postBPix") and `text` (lower case) writes that period by its year ("2022EE", "2023BPix":
-/// realistic21 JME-26-148-q03, refused as unmentioned) or as "post-EE" / "post EE". Not the
-/// event's name alone ("one BPix module": realistic7 EXO-25-011-q10, a near miss), nor a
-/// period before the event, which the year alone does not name.
-fn period(token: &str, text: &str) -> bool {
-    let token = token.to_ascii_lowercase();
-    let Some(name) = token
-        .strip_prefix("post")
-        .filter(|n| n.len() >= 2 && n.bytes().all(|b| b.is_ascii_alphanumeric()))
-    else {
-        return false;
-    };
-    text.match_indices(name).any(|(i, _)| {
-        let before = &text[..i];
-        let after = text[i + name.len()..].chars().next();
-        (before.ends_with(|c: char| c.is_ascii_digit())
-            || before.ends_with("post-")
-            || before.ends_with("post "))
-            && !after.is_some_and(char::is_alphanumeric)
-    })
 }
 
 /// Whether `text` (lower case) writes the program that `token`, two letters and a major
